@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The parameter sets and the AIDW formulas of Mei, Xu & Xu (2016), as ../shared/DESIGN.md states them. */
+#include "engine-private.h"
+
+#include <math.h>
+
+void
+shepard_params_init_idw (shepard_params *params)
+{
+  shepard_params_init_aidw (params);
+  params->method = SHEPARD_METHOD_IDW;
+}
+
+void
+shepard_params_init_aidw (shepard_params *params)
+{
+  *params = (shepard_params) {
+    .method = SHEPARD_METHOD_AIDW,
+    .power = 2.0,
+    .k = 15,
+    .alpha = { 1.5, 2.0, 2.5, 3.0, 3.5 },
+    .r_min = 0.0,
+    .r_max = 2.0,
+    .area_mode = SHEPARD_AREA_BOUNDING_BOX,
+    .area = 0.0,
+    .neighbors = SHEPARD_NEIGHBORS_ALL,
+  };
+}
+
+shepard_status
+shepard_params_validate (const shepard_params *params, shepard_error *error)
+{
+  const shepard_status invalid = SHEPARD_ERROR_INVALID_ARGUMENT;
+
+  if (params->neighbors < 0 || params->neighbors > SHEPARD_MAX_NEIGHBORS)
+    return shepard_fail (error, invalid, "The neighbourhood must be all points or 1 to %d nearest points, not %d.",
+                         SHEPARD_MAX_NEIGHBORS, params->neighbors);
+
+  switch (params->method)
+    {
+    case SHEPARD_METHOD_IDW:
+      if (!isfinite (params->power) || params->power <= 0.0)
+        return shepard_fail (error, invalid, "The IDW power must be a positive number, not %g.", params->power);
+      return SHEPARD_OK;
+
+    case SHEPARD_METHOD_AIDW:
+      if (params->k < 1 || params->k > SHEPARD_MAX_NEIGHBORS)
+        return shepard_fail (error, invalid, "k (the neighbours that measure local density) must be 1 to %d, not %d.",
+                             SHEPARD_MAX_NEIGHBORS, params->k);
+      for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+        if (!isfinite (params->alpha[level]) || params->alpha[level] <= 0.0)
+          return shepard_fail (error, invalid, "alpha%d must be a positive number, not %g.", level + 1,
+                               params->alpha[level]);
+      if (!isfinite (params->r_min) || params->r_min < 0.0)
+        return shepard_fail (error, invalid, "Rmin must be a number >= 0, not %g.", params->r_min);
+      if (!isfinite (params->r_max) || params->r_max <= params->r_min)
+        return shepard_fail (error, invalid, "Rmax (%g) must be greater than Rmin (%g).", params->r_max,
+                             params->r_min);
+      switch (params->area_mode)
+        {
+        case SHEPARD_AREA_BOUNDING_BOX:
+        case SHEPARD_AREA_CONVEX_HULL:
+          return SHEPARD_OK;
+        case SHEPARD_AREA_GIVEN:
+          if (!isfinite (params->area) || params->area <= 0.0)
+            return shepard_fail (error, invalid, "The study area must be a positive number of square map units, "
+                                 "not %g.", params->area);
+          return SHEPARD_OK;
+        }
+      return shepard_fail (error, invalid, "Unknown study area mode %d.", (int) params->area_mode);
+    }
+  return shepard_fail (error, invalid, "Unknown interpolation method %d.", (int) params->method);
+}
+
+double
+shepard_aidw_expected_distance (size_t n_points, double area)
+{
+  return 1.0 / (2.0 * sqrt ((double) n_points / area));
+}
+
+double
+shepard_aidw_membership (double r, double r_min, double r_max)
+{
+  if (r <= r_min)
+    return 0.0;
+  if (r >= r_max)
+    return 1.0;
+  /* The paper writes pi / Rmax * (R - Rmin); dividing by (Rmax - Rmin) agrees at Rmin = 0 and stays continuous. */
+  return 0.5 - 0.5 * cos (3.14159265358979323846 * (r - r_min) / (r_max - r_min));
+}
+
+double
+shepard_aidw_alpha (double mu, const double alpha[SHEPARD_AIDW_LEVELS])
+{
+  if (mu <= 0.1)
+    return alpha[0];
+  if (mu <= 0.3)
+    return alpha[0] * (1.0 - 5.0 * (mu - 0.1)) + 5.0 * alpha[1] * (mu - 0.1);
+  if (mu <= 0.5)
+    return 5.0 * alpha[2] * (mu - 0.3) + alpha[1] * (1.0 - 5.0 * (mu - 0.3));
+  if (mu <= 0.7)
+    return alpha[2] * (1.0 - 5.0 * (mu - 0.5)) + 5.0 * alpha[3] * (mu - 0.5);
+  if (mu <= 0.9)
+    return 5.0 * alpha[4] * (mu - 0.7) + alpha[3] * (1.0 - 5.0 * (mu - 0.7));
+  return alpha[4];
+}

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The engine object: backend choice, the points and their search grid, and validation of every call. */
+#include "shepard-engine.h"
+
+#include "cpu-backend.h"
+#include "engine-private.h"
+#include "parallel.h"
+#include "shepard-compute-config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct shepard_engine {
+  shepard_backend backend;
+  shepard_precision precision;
+  int threads;
+  char description[256];
+  const shepard_cpu_kernels *kernels;
+  bool has_points;
+  shepard_point_set points;
+  shepard_even_grid grid;
+};
+
+static const char *
+precision_name (shepard_precision precision)
+{
+  return precision == SHEPARD_PRECISION_FLOAT64 ? "float64" : "float32";
+}
+
+shepard_engine *
+shepard_engine_new (shepard_backend backend, shepard_precision precision, int threads, shepard_error *error)
+{
+  if (precision != SHEPARD_PRECISION_FLOAT32 && precision != SHEPARD_PRECISION_FLOAT64)
+    {
+      shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "Unknown precision %d.", (int) precision);
+      return NULL;
+    }
+  if (threads < 0)
+    {
+      shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The thread count must be 0 (every core) or more, not %d.",
+                    threads);
+      return NULL;
+    }
+
+  const char *fallback_reason = NULL;
+  switch (backend)
+    {
+    case SHEPARD_BACKEND_CPU:
+      break;
+    case SHEPARD_BACKEND_AUTO:
+#if !SHEPARD_HAVE_CUDA
+      fallback_reason = "this build has no CUDA backend";
+#else
+      fallback_reason = "the CUDA backend is not part of this version yet";
+#endif
+      break;
+    case SHEPARD_BACKEND_CUDA:
+#if !SHEPARD_HAVE_CUDA
+      shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
+                    "This build of Shepard has no CUDA backend (it was built without nvcc); use the CPU backend.");
+#else
+      shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
+                    "The CUDA backend is not part of this version of Shepard yet; use the CPU backend.");
+#endif
+      return NULL;
+    default:
+      shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "Unknown backend %d.", (int) backend);
+      return NULL;
+    }
+
+  shepard_engine *engine = calloc (1, sizeof *engine);
+  if (!engine)
+    {
+      shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the interpolation engine.");
+      return NULL;
+    }
+  engine->backend = SHEPARD_BACKEND_CPU;
+  engine->precision = precision;
+  engine->threads = threads > 0 ? threads : shepard_cpu_count ();
+  engine->kernels = shepard_cpu_kernels_select ();
+  int length = snprintf (engine->description, sizeof engine->description, "CPU, %d thread%s, %s", engine->threads,
+                         engine->threads == 1 ? "" : "s", precision_name (precision));
+  if (precision == SHEPARD_PRECISION_FLOAT32 && length > 0 && (size_t) length < sizeof engine->description)
+    length += snprintf (engine->description + length, sizeof engine->description - (size_t) length, " %s",
+                        engine->kernels->isa_name);
+  if (fallback_reason && length > 0 && (size_t) length < sizeof engine->description)
+    snprintf (engine->description + length, sizeof engine->description - (size_t) length, " (%s)", fallback_reason);
+  return engine;
+}
+
+static void
+clear_points (shepard_engine *engine)
+{
+  if (engine->has_points)
+    {
+      shepard_point_set_clear (&engine->points);
+      shepard_even_grid_clear (&engine->grid);
+      engine->has_points = false;
+    }
+}
+
+void
+shepard_engine_free (shepard_engine *engine)
+{
+  if (!engine)
+    return;
+  clear_points (engine);
+  free (engine);
+}
+
+const char *
+shepard_engine_describe (const shepard_engine *engine)
+{
+  return engine->description;
+}
+
+shepard_backend
+shepard_engine_backend (const shepard_engine *engine)
+{
+  return engine->backend;
+}
+
+shepard_status
+shepard_engine_set_points (shepard_engine *engine, const double *x, const double *y, const double *z,
+                           size_t n_points, shepard_error *error)
+{
+  clear_points (engine);
+  if (n_points > 0 && (!x || !y || !z))
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The point coordinate and value arrays are missing.");
+  shepard_status status = shepard_point_set_init (&engine->points, x, y, z, n_points, error);
+  if (status != SHEPARD_OK)
+    return status;
+  status = shepard_even_grid_build (&engine->grid, engine->points.x, engine->points.y, n_points, error);
+  if (status != SHEPARD_OK)
+    {
+      shepard_point_set_clear (&engine->points);
+      return status;
+    }
+  engine->has_points = true;
+  return SHEPARD_OK;
+}
+
+void
+shepard_engine_bounds (const shepard_engine *engine, double *x_min, double *y_min, double *x_max, double *y_max)
+{
+  bool known = engine->has_points;
+  *x_min = known ? engine->points.x_min : NAN;
+  *y_min = known ? engine->points.y_min : NAN;
+  *x_max = known ? engine->points.x_max : NAN;
+  *y_max = known ? engine->points.y_max : NAN;
+}
+
+static shepard_cpu_backend
+cpu_backend_of (const shepard_engine *engine)
+{
+  return (shepard_cpu_backend) {
+    &engine->points, &engine->grid, engine->kernels, engine->precision, engine->threads,
+  };
+}
+
+/* AIDW's r_exp = 1 / (2 sqrt (n / A)), with A by the parameters' area mode. */
+static shepard_status
+expected_distance (const shepard_engine *engine, const shepard_params *params, double *r_exp, shepard_error *error)
+{
+  const shepard_point_set *points = &engine->points;
+  double area;
+  const char *which;
+  switch (params->area_mode)
+    {
+    case SHEPARD_AREA_GIVEN:
+      *r_exp = shepard_aidw_expected_distance (points->n, params->area);
+      return SHEPARD_OK;
+    case SHEPARD_AREA_CONVEX_HULL:
+      area = shepard_point_set_hull_area (points);
+      which = "convex hull";
+      if (isnan (area))
+        return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to compute the convex hull.");
+      break;
+    case SHEPARD_AREA_BOUNDING_BOX:
+    default:
+      area = (points->x_max - points->x_min) * (points->y_max - points->y_min);
+      which = "bounding rectangle";
+      break;
+    }
+  if (!(area > 0.0))
+    return shepard_fail (error, SHEPARD_ERROR_DEGENERATE_AREA,
+                         "AIDW needs the area of the study region, but the %zu data point%s lie%s on a line or at one "
+                         "spot, so their %s has no area. Give the study area in square map units (area=A).",
+                         points->n, points->n == 1 ? "" : "s", points->n == 1 ? "s" : "", which);
+  *r_exp = shepard_aidw_expected_distance (points->n, area);
+  return SHEPARD_OK;
+}
+
+static shepard_status
+interpolate (shepard_engine *engine, const shepard_params *params, const shepard_query_set *queries,
+             const shepard_outputs *outputs, shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  if (!params || !outputs || !outputs->values)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters or the output buffer are missing.");
+  shepard_status status = shepard_params_validate (params, error);
+  if (status != SHEPARD_OK)
+    return status;
+  if (!engine->has_points)
+    return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points to interpolate: load a layer "
+                         "with at least one point.");
+  double r_exp = 0.0;
+  if (params->method == SHEPARD_METHOD_AIDW)
+    {
+      status = expected_distance (engine, params, &r_exp, error);
+      if (status != SHEPARD_OK)
+        return status;
+    }
+  shepard_cpu_backend backend = cpu_backend_of (engine);
+  return shepard_cpu_interpolate (&backend, params, r_exp, queries, outputs, progress, progress_data, error);
+}
+
+shepard_status
+shepard_engine_interpolate_grid (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid,
+                                 const shepard_outputs *outputs, shepard_progress_fn progress, void *progress_data,
+                                 shepard_error *error)
+{
+  if (!grid)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The grid is missing.");
+  if (grid->width == 0 || grid->height == 0)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The grid must be at least 1 x 1 cells, not %zu x %zu.",
+                         grid->width, grid->height);
+  if (!isfinite (grid->x_min) || !isfinite (grid->y_max) || !isfinite (grid->dx) || !isfinite (grid->dy)
+      || grid->dx <= 0.0 || grid->dy <= 0.0)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                         "The grid's origin must be finite and its cell size positive (dx %g, dy %g).", grid->dx,
+                         grid->dy);
+  size_t cells, bytes;
+  if (!shepard_size_mul (grid->width, grid->height, &cells) || !shepard_size_mul (cells, sizeof (double), &bytes))
+    return shepard_fail (error, SHEPARD_ERROR_SIZE_OVERFLOW,
+                         "A grid of %zu x %zu cells is too large to address; compute it in smaller blocks.",
+                         grid->width, grid->height);
+  shepard_query_set queries = { .grid = grid, .count = cells };
+  return interpolate (engine, params, &queries, outputs, progress, progress_data, error);
+}
+
+shepard_status
+shepard_engine_interpolate_points (shepard_engine *engine, const shepard_params *params, const double *query_x,
+                                   const double *query_y, size_t n_queries, const shepard_outputs *outputs,
+                                   shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  if (n_queries > 0 && (!query_x || !query_y))
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The query coordinates are missing.");
+  for (size_t i = 0; i < n_queries; i++)
+    if (!isfinite (query_x[i]) || !isfinite (query_y[i]))
+      return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                           "Query point %zu has a coordinate that is not a finite number.", i);
+  shepard_query_set queries = { .x = query_x, .y = query_y, .count = n_queries };
+  return interpolate (engine, params, &queries, outputs, progress, progress_data, error);
+}
+
+shepard_status
+shepard_engine_nearest (shepard_engine *engine, const double *query_x, const double *query_y, size_t n_queries,
+                        int k, double *squared_distances, size_t *indices, shepard_error *error)
+{
+  if (k < 1)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "k must be at least 1, not %d.", k);
+  if (!engine->has_points)
+    return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points to search.");
+  if (n_queries > 0 && (!query_x || !query_y || !squared_distances))
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The query or output arrays are missing.");
+  size_t total;
+  if (!shepard_size_mul (n_queries, (size_t) k, &total) || !shepard_size_mul (total, sizeof (double), &total))
+    return shepard_fail (error, SHEPARD_ERROR_SIZE_OVERFLOW, "%zu queries x %d neighbours is too large.", n_queries,
+                         k);
+  for (size_t i = 0; i < n_queries; i++)
+    if (!isfinite (query_x[i]) || !isfinite (query_y[i]))
+      return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                           "Query point %zu has a coordinate that is not a finite number.", i);
+  shepard_cpu_backend backend = cpu_backend_of (engine);
+  return shepard_cpu_nearest (&backend, query_x, query_y, n_queries, (size_t) k, squared_distances, indices, error);
+}

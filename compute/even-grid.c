@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "even-grid.h"
+
+#include "engine-private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* About this many points per cell: rings 0 and 1 then usually hold the 15 nearest. */
+#define POINTS_PER_CELL 3.0
+
+static size_t
+clamp_cell (double position, size_t cells)
+{
+  if (!(position > 0.0))
+    return 0;
+  if (position >= (double) (cells - 1))
+    return cells - 1;
+  return (size_t) position;
+}
+
+shepard_status
+shepard_even_grid_build (shepard_even_grid *grid, const double *x, const double *y, size_t n, shepard_error *error)
+{
+  memset (grid, 0, sizeof *grid);
+  double x_min = INFINITY, y_min = INFINITY, x_max = -INFINITY, y_max = -INFINITY;
+  for (size_t i = 0; i < n; i++)
+    {
+      x_min = fmin (x_min, x[i]);
+      x_max = fmax (x_max, x[i]);
+      y_min = fmin (y_min, y[i]);
+      y_max = fmax (y_max, y[i]);
+    }
+  double width = x_max - x_min, height = y_max - y_min;
+  double cells = fmax (1.0, (double) n / POINTS_PER_CELL);
+  /* The second term keeps long thin layouts from having more cells than points. */
+  double cell_size = fmax (sqrt (width * height / cells), fmax (width, height) / cells);
+  if (!(cell_size > 0.0))
+    cell_size = 1.0;
+
+  grid->n = n;
+  grid->x0 = x_min;
+  grid->y0 = y_min;
+  grid->cell_size = cell_size;
+  grid->nx = (size_t) (width / cell_size) + 1;
+  grid->ny = (size_t) (height / cell_size) + 1;
+  size_t n_cells = grid->nx * grid->ny;
+
+  grid->cell_start = calloc (n_cells + 1, sizeof *grid->cell_start);
+  grid->order = malloc (n * sizeof *grid->order);
+  grid->sx = malloc (n * sizeof *grid->sx);
+  grid->sy = malloc (n * sizeof *grid->sy);
+  size_t *cell_of = malloc (n * sizeof *cell_of);
+  if (!grid->cell_start || !grid->order || !grid->sx || !grid->sy || !cell_of)
+    {
+      free (cell_of);
+      shepard_even_grid_clear (grid);
+      return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the search grid of %zu points.",
+                           n);
+    }
+
+  /* Counting sort by cell: count, exclusive scan, scatter. */
+  double inverse = 1.0 / cell_size;
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t cx = clamp_cell ((x[i] - x_min) * inverse, grid->nx);
+      size_t cy = clamp_cell ((y[i] - y_min) * inverse, grid->ny);
+      cell_of[i] = cy * grid->nx + cx;
+      grid->cell_start[cell_of[i] + 1]++;
+    }
+  for (size_t c = 0; c < n_cells; c++)
+    grid->cell_start[c + 1] += grid->cell_start[c];
+  size_t *fill = malloc (n_cells * sizeof *fill);
+  if (!fill)
+    {
+      free (cell_of);
+      shepard_even_grid_clear (grid);
+      return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the search grid of %zu points.",
+                           n);
+    }
+  memcpy (fill, grid->cell_start, n_cells * sizeof *fill);
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t slot = fill[cell_of[i]]++;
+      grid->order[slot] = i;
+      grid->sx[slot] = x[i];
+      grid->sy[slot] = y[i];
+    }
+  free (fill);
+  free (cell_of);
+  return SHEPARD_OK;
+}
+
+void
+shepard_even_grid_clear (shepard_even_grid *grid)
+{
+  free (grid->cell_start);
+  free (grid->order);
+  free (grid->sx);
+  free (grid->sy);
+  memset (grid, 0, sizeof *grid);
+}
+
+/* A bounded max-heap of (squared distance, index), largest on top; ties broken by index so results are stable. */
+typedef struct {
+  double *d2;
+  size_t *index;
+  size_t size, capacity;
+} neighbour_heap;
+
+static inline bool
+heap_before (double d2_a, size_t index_a, double d2_b, size_t index_b)
+{
+  return d2_a < d2_b || (d2_a == d2_b && index_a < index_b);
+}
+
+static void
+heap_sift_down (neighbour_heap *heap, size_t at, size_t size)
+{
+  for (;;)
+    {
+      size_t largest = at, left = 2 * at + 1, right = left + 1;
+      if (left < size && heap_before (heap->d2[largest], heap->index[largest], heap->d2[left], heap->index[left]))
+        largest = left;
+      if (right < size && heap_before (heap->d2[largest], heap->index[largest], heap->d2[right], heap->index[right]))
+        largest = right;
+      if (largest == at)
+        return;
+      double d = heap->d2[at];
+      size_t i = heap->index[at];
+      heap->d2[at] = heap->d2[largest];
+      heap->index[at] = heap->index[largest];
+      heap->d2[largest] = d;
+      heap->index[largest] = i;
+      at = largest;
+    }
+}
+
+static inline void
+heap_offer (neighbour_heap *heap, double d2, size_t index)
+{
+  if (heap->size < heap->capacity)
+    {
+      size_t at = heap->size++;
+      while (at > 0)
+        {
+          size_t parent = (at - 1) / 2;
+          if (!heap_before (heap->d2[parent], heap->index[parent], d2, index))
+            break;
+          heap->d2[at] = heap->d2[parent];
+          heap->index[at] = heap->index[parent];
+          at = parent;
+        }
+      heap->d2[at] = d2;
+      heap->index[at] = index;
+      return;
+    }
+  if (!heap_before (d2, index, heap->d2[0], heap->index[0]))
+    return;
+  heap->d2[0] = d2;
+  heap->index[0] = index;
+  heap_sift_down (heap, 0, heap->size);
+}
+
+static void
+heap_sort_ascending (neighbour_heap *heap)
+{
+  for (size_t end = heap->size; end > 1; end--)
+    {
+      double d = heap->d2[0];
+      size_t i = heap->index[0];
+      heap->d2[0] = heap->d2[end - 1];
+      heap->index[0] = heap->index[end - 1];
+      heap->d2[end - 1] = d;
+      heap->index[end - 1] = i;
+      heap_sift_down (heap, 0, end - 1);
+    }
+}
+
+static inline void
+visit_cell (const shepard_even_grid *grid, size_t cell, double qx, double qy, neighbour_heap *heap)
+{
+  for (size_t slot = grid->cell_start[cell]; slot < grid->cell_start[cell + 1]; slot++)
+    {
+      double dx = grid->sx[slot] - qx, dy = grid->sy[slot] - qy;
+      heap_offer (heap, dx * dx + dy * dy, grid->order[slot]);
+    }
+}
+
+size_t
+shepard_even_grid_nearest (const shepard_even_grid *grid, double qx, double qy, size_t k, double *d2, size_t *index)
+{
+  if (k > grid->n)
+    k = grid->n;
+  neighbour_heap heap = { d2, index, 0, k };
+  if (k == 0)
+    return 0;
+
+  double inverse = 1.0 / grid->cell_size;
+  long nx = (long) grid->nx, ny = (long) grid->ny;
+  long cx = (long) clamp_cell ((qx - grid->x0) * inverse, grid->nx);
+  long cy = (long) clamp_cell ((qy - grid->y0) * inverse, grid->ny);
+  /* Cell edges are computed, not stored: allow for their rounding when deciding that a ring is clear. */
+  double edge_slack = 1e-9 * grid->cell_size;
+
+  for (long r = 0;; r++)
+    {
+      long i_lo = cx - r, i_hi = cx + r, j_lo = cy - r, j_hi = cy + r;
+      long j_first = j_lo < 0 ? 0 : j_lo, j_last = j_hi >= ny ? ny - 1 : j_hi;
+      long i_first = i_lo < 0 ? 0 : i_lo, i_last = i_hi >= nx ? nx - 1 : i_hi;
+      for (long j = j_first; j <= j_last; j++)
+        {
+          size_t row = (size_t) j * grid->nx;
+          if (j == j_lo || j == j_hi)
+            for (long i = i_first; i <= i_last; i++)
+              visit_cell (grid, row + (size_t) i, qx, qy, &heap);
+          else
+            {
+              if (i_lo >= 0)
+                visit_cell (grid, row + (size_t) i_lo, qx, qy, &heap);
+              if (i_hi < nx)
+                visit_cell (grid, row + (size_t) i_hi, qx, qy, &heap);
+            }
+        }
+
+      if (i_lo <= 0 && j_lo <= 0 && i_hi >= nx - 1 && j_hi >= ny - 1)
+        break; /* every cell visited */
+      if (heap.size < k)
+        continue;
+      /* Any point outside the visited square is at least `clear` away: once the k-th nearest is closer, stop. This
+       * subsumes the paper's "one more ring" and stays exact for queries outside the grid. */
+      double clear = INFINITY;
+      if (i_lo > 0)
+        clear = fmin (clear, qx - (grid->x0 + (double) i_lo * grid->cell_size));
+      if (i_hi < nx - 1)
+        clear = fmin (clear, grid->x0 + (double) (i_hi + 1) * grid->cell_size - qx);
+      if (j_lo > 0)
+        clear = fmin (clear, qy - (grid->y0 + (double) j_lo * grid->cell_size));
+      if (j_hi < ny - 1)
+        clear = fmin (clear, grid->y0 + (double) (j_hi + 1) * grid->cell_size - qy);
+      clear -= edge_slack;
+      if (clear > 0.0 && heap.d2[0] < clear * clear)
+        break;
+    }
+  heap_sort_ascending (&heap);
+  return k;
+}
+
+double
+shepard_even_grid_sum_within (const shepard_even_grid *grid, const double *z, double qx, double qy, double r2,
+                              size_t *count)
+{
+  double radius = sqrt (r2) + 1e-9 * grid->cell_size;
+  double inverse = 1.0 / grid->cell_size;
+  size_t i_first = clamp_cell ((qx - radius - grid->x0) * inverse, grid->nx);
+  size_t i_last = clamp_cell ((qx + radius - grid->x0) * inverse, grid->nx);
+  size_t j_first = clamp_cell ((qy - radius - grid->y0) * inverse, grid->ny);
+  size_t j_last = clamp_cell ((qy + radius - grid->y0) * inverse, grid->ny);
+  double sum = 0.0;
+  size_t found = 0;
+  for (size_t j = j_first; j <= j_last; j++)
+    for (size_t i = i_first; i <= i_last; i++)
+      {
+        size_t cell = j * grid->nx + i;
+        for (size_t slot = grid->cell_start[cell]; slot < grid->cell_start[cell + 1]; slot++)
+          {
+            double dx = grid->sx[slot] - qx, dy = grid->sy[slot] - qy;
+            if (dx * dx + dy * dy <= r2)
+              {
+                sum += z[grid->order[slot]];
+                found++;
+              }
+          }
+      }
+  *count = found;
+  return sum;
+}

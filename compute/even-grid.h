@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Exact k-nearest-neighbour search over an even grid (Mei et al. 2016): points sorted by cell, cell start offsets, and
+ * an expanding-ring search that stops only when no unvisited cell can hold a nearer point. The CUDA backend builds the
+ * same structure on the device. */
+#ifndef SHEPARD_EVEN_GRID_H
+#define SHEPARD_EVEN_GRID_H
+
+#include "shepard-engine.h"
+
+typedef struct {
+  double x0, y0;        /* lower-left corner of cell (0, 0) */
+  double cell_size;
+  size_t nx, ny;
+  size_t *cell_start;   /* nx * ny + 1 offsets into the sorted arrays; cell c holds [cell_start[c], cell_start[c+1]) */
+  size_t *order;        /* sorted slot -> index of the point as given */
+  double *sx, *sy;      /* coordinates in sorted order, so that a cell's points are contiguous */
+  size_t n;
+} shepard_even_grid;
+
+shepard_status shepard_even_grid_build (shepard_even_grid *grid, const double *x, const double *y, size_t n,
+                                        shepard_error *error);
+void shepard_even_grid_clear (shepard_even_grid *grid);
+
+/* The min(k, n) nearest points to (qx, qy): squared distances ascending into d2 and their indices into index (both
+ * of room k). Ties are ordered by index. Returns min(k, n). */
+size_t shepard_even_grid_nearest (const shepard_even_grid *grid, double qx, double qy, size_t k, double *d2,
+                                  size_t *index);
+
+/* Sum of z over the points within squared distance r2 of (qx, qy), and their count. */
+double shepard_even_grid_sum_within (const shepard_even_grid *grid, const double *z, double qx, double qy, double r2,
+                                     size_t *count);
+
+#endif
