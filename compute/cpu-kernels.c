@@ -57,17 +57,24 @@ reciprocal (vfloat x)
 #endif
 }
 
-/* log2 of a positive normal float: exponent plus 2 atanh((m-1)/(m+1)) / ln 2 on m in [sqrt(1/2), sqrt(2)); the series
- * to t^9 leaves a relative error below 2e-9 before float rounding. */
+/* log2 of a positive normal float: exponent plus 2 atanh((m-1)/(m+1)) / ln 2 with the mantissa m reduced to about
+ * [0.7, 1.5); the series to t^9 leaves a relative error below 2e-9 before float rounding. */
 static inline vfloat
 log2_positive (vfloat x)
 {
+#if defined(__AVX512F__)
+  vfloat exponent = (vfloat) _mm512_getexp_ps ((__m512) x);
+  vfloat mantissa = (vfloat) _mm512_getmant_ps ((__m512) x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
+  /* getexp is the exponent of a mantissa in [1, 2); a mantissa halved into [0.75, 1) belongs to the next one. */
+  exponent += (vfloat) ((vint) splat (1.0f) & (mantissa < splat (1.0f)));
+#else
   vint bits = (vint) x;
-  vint exponent = ((bits >> 23) & 0xff) - 127;
+  vint exponent_bits = ((bits >> 23) & 0xff) - 127;
   vfloat mantissa = (vfloat) ((bits & 0x007fffff) | 0x3f800000);
   vint above = mantissa > splat (1.41421356237f);
   mantissa = select_float (above, mantissa * splat (0.5f), mantissa);
-  exponent -= above;
+  vfloat exponent = __builtin_convertvector (exponent_bits - above, vfloat);
+#endif
   vfloat t = (mantissa - splat (1.0f)) * reciprocal (mantissa + splat (1.0f));
   vfloat t2 = t * t;
   vfloat series = splat (1.0f / 9.0f);
@@ -75,7 +82,22 @@ log2_positive (vfloat x)
   series = series * t2 + splat (1.0f / 5.0f);
   series = series * t2 + splat (1.0f / 3.0f);
   series = series * t2 + splat (1.0f);
-  return __builtin_convertvector (exponent, vfloat) + t * series * splat (2.88539008177792681f /* 2 / ln 2 */);
+  return exponent + t * series * splat (2.88539008177792681f /* 2 / ln 2 */);
+}
+
+static inline vfloat
+clamp (vfloat y, float low, float high)
+{
+#if defined(__AVX512F__)
+  return (vfloat) _mm512_min_ps (_mm512_max_ps ((__m512) y, (__m512) splat (low)), (__m512) splat (high));
+#elif defined(__AVX__)
+  return (vfloat) _mm256_min_ps (_mm256_max_ps ((__m256) y, (__m256) splat (low)), (__m256) splat (high));
+#elif defined(__SSE__)
+  return (vfloat) _mm_min_ps (_mm_max_ps ((__m128) y, (__m128) splat (low)), (__m128) splat (high));
+#else
+  y = select_float (y < splat (low), splat (low), y);
+  return select_float (y > splat (high), splat (high), y);
+#endif
 }
 
 /* 2^y: y = n + f with |f| <= 1/2, 2^f by its Taylor series to f^7 (relative error below 6e-9), n into the exponent.
@@ -83,10 +105,13 @@ log2_positive (vfloat x)
 static inline vfloat
 exp2_of (vfloat y)
 {
-  y = select_float (y < splat (-126.0f), splat (-126.0f), y);
-  y = select_float (y > splat (127.0f), splat (127.0f), y);
+  y = clamp (y, -126.0f, 127.0f);
+#if defined(__AVX512F__)
+  vfloat whole = (vfloat) _mm512_roundscale_ps ((__m512) y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+#else
   const vfloat round_magic = splat (12582912.0f); /* 1.5 * 2^23: adding and subtracting it rounds to an integer */
   vfloat whole = (y + round_magic) - round_magic;
+#endif
   vfloat f = (y - whole) * splat (0.693147180559945309f);
   vfloat series = splat (1.0f / 5040.0f);
   series = series * f + splat (1.0f / 720.0f);
@@ -96,8 +121,12 @@ exp2_of (vfloat y)
   series = series * f + splat (0.5f);
   series = series * f + splat (1.0f);
   series = series * f + splat (1.0f);
+#if defined(__AVX512F__)
+  return (vfloat) _mm512_scalef_ps ((__m512) series, (__m512) whole);
+#else
   vint shift = __builtin_convertvector (whole, vint) << 23;
   return (vfloat) ((vint) series + shift);
+#endif
 }
 
 static inline double
