@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "atomic-raster.h"
+
+#include <errno.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "gdal-autocleanups.h"
+#include "gdal-error-trap.h"
+#include "shepard-app-error.h"
+
+#define SCRATCH_SUFFIX ".scratch.tif"
+
+struct _ShepardAtomicRaster {
+  char *target_path;
+  char *work_directory; /* private, beside the target: everything written lives here until commit */
+  char *work_path;      /* work_directory / the target's own file name, so that side-car names come out right */
+  char *scratch_path;   /* the GeoTIFF the rows go to when the driver cannot Create; NULL otherwise */
+  GDALDriverH driver;
+  char **creation_options;
+  GDALDatasetH dataset; /* open while rows are written */
+  gboolean finished;
+  gboolean committed;
+};
+
+static void
+set_gdal_error (GError **error, ShepardAppError code, const ShepardGdalErrorTrap *trap, const char *what,
+                const char *path)
+{
+  g_set_error (error, SHEPARD_APP_ERROR, code, "%s \"%s\" failed: %s", what, path,
+               shepard_gdal_error_trap_reason (trap, "GDAL gave no reason"));
+}
+
+static gboolean
+make_work_directory (ShepardAtomicRaster *raster, GError **error)
+{
+  g_autofree char *directory = g_path_get_dirname (raster->target_path);
+  g_autofree char *file_name = g_path_get_basename (raster->target_path);
+  g_autofree char *hidden_name = g_strdup_printf (".%s.shepard-XXXXXX", file_name);
+
+  raster->work_directory = g_build_filename (directory, hidden_name, NULL);
+  if (g_mkdtemp_full (raster->work_directory, 0700) == NULL)
+    {
+      int saved_errno = errno;
+      g_clear_pointer (&raster->work_directory, g_free);
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE,
+                   "cannot write the raster \"%s\" in the directory \"%s\": %s; choose a directory you can write to",
+                   raster->target_path, directory, g_strerror (saved_errno));
+      return FALSE;
+    }
+  raster->work_path = g_build_filename (raster->work_directory, file_name, NULL);
+  return TRUE;
+}
+
+static GDALDatasetH
+create_dataset (ShepardAtomicRaster *raster, const ShepardRasterFormat *format, size_t width, size_t height,
+                const ShepardGdalErrorTrap *trap, GError **error)
+{
+  GDALDriverH driver = raster->driver;
+  const char *path = raster->work_path;
+  g_auto (ShepardCslList) options = CSLDuplicate ((CSLConstList) format->creation_options);
+
+  if (!shepard_raster_driver_can_create (driver))
+    {
+      driver = GDALGetDriverByName ("GTiff");
+      raster->scratch_path = g_strconcat (raster->work_path, SCRATCH_SUFFIX, NULL);
+      path = raster->scratch_path;
+      g_clear_pointer (&options, CSLDestroy);
+      options = CSLSetNameValue (options, "BIGTIFF", "IF_NEEDED");
+    }
+  GDALDatasetH dataset = GDALCreate (driver, path, (int) width, (int) height, 1, format->data_type, options);
+  if (dataset == NULL)
+    set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "creating the raster", raster->target_path);
+  return dataset;
+}
+
+static gboolean
+describe_dataset (GDALDatasetH dataset, const ShepardRasterFormat *format, const double geotransform[6],
+                  const char *target_path, const ShepardGdalErrorTrap *trap, GError **error)
+{
+  double transform[6];
+
+  memcpy (transform, geotransform, sizeof transform);
+  if (GDALSetGeoTransform (dataset, transform) != CE_None)
+    {
+      set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "storing the georeferencing of", target_path);
+      return FALSE;
+    }
+  if (format->crs_wkt != NULL && GDALSetProjection (dataset, format->crs_wkt) != CE_None)
+    {
+      set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "storing the CRS of", target_path);
+      return FALSE;
+    }
+  if (format->has_nodata && GDALSetRasterNoDataValue (GDALGetRasterBand (dataset, 1), format->nodata) != CE_None)
+    {
+      set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "storing the nodata value of", target_path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+ShepardAtomicRaster *
+shepard_atomic_raster_create (const char *target_path, const ShepardRasterFormat *format, size_t width,
+                              size_t height, const double geotransform[6], GError **error)
+{
+  g_return_val_if_fail (target_path != NULL && format != NULL && geotransform != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (width < 1 || height < 1 || width > (size_t) G_MAXINT || height > (size_t) G_MAXINT)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                   "a raster of %zu x %zu cells cannot be written: GDAL takes 1 to %d cells a side", width, height,
+                   G_MAXINT);
+      return NULL;
+    }
+  if (g_file_test (target_path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE,
+                   "\"%s\" is a directory: give the file name of the raster to write", target_path);
+      return NULL;
+    }
+  GDALDriverH driver = shepard_raster_format_find_driver (format, error);
+  if (driver == NULL)
+    return NULL;
+
+  g_autoptr (ShepardAtomicRaster) raster = g_new0 (ShepardAtomicRaster, 1);
+  raster->target_path = g_strdup (target_path);
+  raster->driver = driver;
+  raster->creation_options = CSLDuplicate ((CSLConstList) format->creation_options);
+  if (!make_work_directory (raster, error))
+    return NULL;
+
+  g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
+  shepard_gdal_error_trap_push (&trap);
+  raster->dataset = create_dataset (raster, format, width, height, &trap, error);
+  if (raster->dataset == NULL || !describe_dataset (raster->dataset, format, geotransform, target_path, &trap, error))
+    return NULL;
+  return g_steal_pointer (&raster);
+}
+
+gboolean
+shepard_atomic_raster_write_rows (ShepardAtomicRaster *raster, size_t first_row, size_t n_rows,
+                                  const double *values, GError **error)
+{
+  g_return_val_if_fail (raster != NULL && raster->dataset != NULL && values != NULL, FALSE);
+
+  int width = GDALGetRasterXSize (raster->dataset);
+  g_return_val_if_fail (first_row + n_rows <= (size_t) GDALGetRasterYSize (raster->dataset), FALSE);
+
+  g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
+  shepard_gdal_error_trap_push (&trap);
+  CPLErr result = GDALRasterIO (GDALGetRasterBand (raster->dataset, 1), GF_Write, 0, (int) first_row, width,
+                                (int) n_rows, (void *) values, width, (int) n_rows, GDT_Float64, 0, 0);
+  if (result != CE_None)
+    {
+      set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, &trap, "writing the raster", raster->target_path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+shepard_atomic_raster_needs_copy (const ShepardAtomicRaster *raster)
+{
+  g_return_val_if_fail (raster != NULL, FALSE);
+
+  return raster->scratch_path != NULL;
+}
+
+/* GDALClose reports write failures (disk full...) only through CPLError. */
+static gboolean
+close_dataset (GDALDatasetH dataset, const char *target_path, ShepardGdalErrorTrap *trap, GError **error)
+{
+  shepard_gdal_error_trap_clear (trap);
+  GDALClose (dataset);
+  if (shepard_gdal_error_trap_has_failure (trap))
+    {
+      set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "writing the raster", target_path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Drivers do not all raise CPLE_UserInterrupt when the progress callback stops them: watch it. */
+typedef struct {
+  GDALProgressFunc progress;
+  void *progress_data;
+  gboolean refused;
+} WatchedProgress;
+
+static int CPL_STDCALL
+report_watched_progress (double fraction, const char *message, void *data)
+{
+  WatchedProgress *watched = data;
+
+  if (!watched->progress (fraction, message, watched->progress_data))
+    watched->refused = TRUE;
+  return !watched->refused;
+}
+
+static gboolean
+copy_scratch_into_format (ShepardAtomicRaster *raster, GDALProgressFunc progress, void *progress_data,
+                          ShepardGdalErrorTrap *trap, GError **error)
+{
+  g_auto (GDALDatasetH) scratch = GDALOpen (raster->scratch_path, GA_ReadOnly);
+  if (scratch == NULL)
+    {
+      set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "reading back the temporary copy of",
+                      raster->target_path);
+      return FALSE;
+    }
+  WatchedProgress watched = { .progress = progress, .progress_data = progress_data };
+  shepard_gdal_error_trap_clear (trap);
+  GDALDatasetH copy = GDALCreateCopy (raster->driver, raster->work_path, scratch, TRUE, raster->creation_options,
+                                      report_watched_progress, &watched);
+  if (copy == NULL)
+    {
+      if (watched.refused)
+        g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED, "cancelled");
+      else
+        set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "writing the raster", raster->target_path);
+      return FALSE;
+    }
+  if (!close_dataset (copy, raster->target_path, trap, error))
+    return FALSE;
+  g_clear_pointer (&scratch, GDALClose);
+  if (g_unlink (raster->scratch_path) != 0)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE, "cannot remove the temporary file \"%s\": %s",
+                   raster->scratch_path, g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+shepard_atomic_raster_finish (ShepardAtomicRaster *raster, GDALProgressFunc progress, void *progress_data,
+                              GError **error)
+{
+  g_return_val_if_fail (raster != NULL && raster->dataset != NULL && !raster->finished, FALSE);
+
+  g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
+  shepard_gdal_error_trap_push (&trap);
+  GDALDatasetH dataset = g_steal_pointer (&raster->dataset);
+  if (!close_dataset (dataset, raster->target_path, &trap, error))
+    return FALSE;
+  if (raster->scratch_path != NULL
+      && !copy_scratch_into_format (raster, progress != NULL ? progress : GDALDummyProgress, progress_data, &trap,
+                                    error))
+    return FALSE;
+  raster->finished = TRUE;
+  return TRUE;
+}
+
+static GPtrArray *
+list_directory (const char *directory, GError **error)
+{
+  g_autoptr (GDir) listing = g_dir_open (directory, 0, error);
+  if (listing == NULL)
+    return NULL;
+
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
+    g_ptr_array_add (names, g_strdup (name));
+  return names;
+}
+
+static gboolean
+move_into_target_directory (const char *work_directory, const char *name, const char *target_directory,
+                            GError **error)
+{
+  g_autofree char *from = g_build_filename (work_directory, name, NULL);
+  g_autofree char *to = g_build_filename (target_directory, name, NULL);
+
+  if (g_rename (from, to) != 0)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE, "cannot move \"%s\" onto \"%s\": %s", from,
+                   to, g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+names_contain (GPtrArray *names, const char *wanted)
+{
+  for (guint i = 0; i < names->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (names, i), wanted) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+shepard_atomic_raster_commit (ShepardAtomicRaster *raster, GError **error)
+{
+  g_return_val_if_fail (raster != NULL && raster->finished && !raster->committed, FALSE);
+
+  g_autoptr (GPtrArray) names = list_directory (raster->work_directory, error);
+  if (names == NULL)
+    return FALSE;
+  g_autofree char *target_directory = g_path_get_dirname (raster->target_path);
+  g_autofree char *target_name = g_path_get_basename (raster->target_path);
+  g_autofree char *aux_name = g_strconcat (target_name, ".aux.xml", NULL);
+
+  /* The side-cars first: when the main file appears, the raster is whole. */
+  for (guint i = 0; i < names->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (names, i), target_name) != 0
+        && !move_into_target_directory (raster->work_directory, g_ptr_array_index (names, i), target_directory,
+                                        error))
+      return FALSE;
+  if (!move_into_target_directory (raster->work_directory, target_name, target_directory, error))
+    return FALSE;
+  raster->committed = TRUE;
+
+  /* An old raster's statistics in a PAM side-car would otherwise describe the new raster. */
+  if (!names_contain (names, aux_name))
+    {
+      g_autofree char *stale_aux = g_build_filename (target_directory, aux_name, NULL);
+      g_unlink (stale_aux);
+    }
+  g_rmdir (raster->work_directory);
+  return TRUE;
+}
+
+static void
+remove_work_directory (const char *work_directory)
+{
+  g_autoptr (GPtrArray) names = list_directory (work_directory, NULL);
+
+  for (guint i = 0; names != NULL && i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (work_directory, g_ptr_array_index (names, i), NULL);
+      g_unlink (path);
+    }
+  g_rmdir (work_directory);
+}
+
+void
+shepard_atomic_raster_free (ShepardAtomicRaster *raster)
+{
+  if (raster == NULL)
+    return;
+
+  if (raster->dataset != NULL)
+    {
+      g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
+      shepard_gdal_error_trap_push (&trap);
+      GDALClose (raster->dataset);
+    }
+  if (raster->work_directory != NULL && !raster->committed)
+    remove_work_directory (raster->work_directory);
+  CSLDestroy (raster->creation_options);
+  g_free (raster->target_path);
+  g_free (raster->work_directory);
+  g_free (raster->work_path);
+  g_free (raster->scratch_path);
+  g_free (raster);
+}

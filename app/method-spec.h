@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "shepard-engine.h"
+
+G_BEGIN_DECLS
+
+/* Parses a method specification into validated parameters:
+ *   idw[:power=2][:neighbors=all|N]
+ *   aidw[:k=15][:alpha=1.5,2,2.5,3,3.5][:rmin=0][:rmax=2][:area=bbox|hull|A][:neighbors=all|N]
+ * Names are case-insensitive; every option has the default shown; an unknown name fails naming the known ones.
+ * On failure params is left untouched and error is SHEPARD_APP_ERROR_INVALID_PARAMETER. */
+gboolean shepard_method_spec_parse (const char *spec, shepard_params *params, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "point-layer.h"
+
+#include <math.h>
+#include <ogr_api.h>
+#include <ogr_srs_api.h>
+
+#include "gdal-autocleanups.h"
+#include "gdal-error-trap.h"
+#include "shepard-app-error.h"
+
+/* Wildcards and case-insensitive matching are the CSV driver's (X_POSSIBLE_NAMES). AUTODETECT_SIZE_LIMIT=0 detects
+ * the types over the whole file: a real value past the first 100 kB must not be cut to an integer. */
+static const char *const csv_default_open_options[] = {
+  "X_POSSIBLE_NAMES=x,lon*,long*,lng,easting*,east,x_coord*,xcoord*",
+  "Y_POSSIBLE_NAMES=y,lat*,northing*,north,y_coord*,ycoord*",
+  "AUTODETECT_TYPE=YES",
+  "AUTODETECT_SIZE_LIMIT=0",
+  NULL,
+};
+
+enum { FEATURES_BETWEEN_PROGRESS_CALLS = 4096 };
+
+typedef struct {
+  GArray *x, *y, *z;
+} PointArrays;
+
+static gboolean
+is_csv_source (const char *source)
+{
+  GDALDriverH driver = GDALIdentifyDriverEx (source, GDAL_OF_VECTOR, NULL, NULL);
+
+  return driver != NULL && g_strcmp0 (GDALGetDriverShortName (driver), "CSV") == 0;
+}
+
+static gboolean
+build_open_options (const char *source, const char *const *user_options, char ***result, GError **error)
+{
+  g_auto (ShepardCslList) options = NULL;
+
+  if (is_csv_source (source))
+    options = CSLDuplicate ((CSLConstList) csv_default_open_options);
+
+  for (const char *const *option = user_options; option != NULL && *option != NULL; option++)
+    {
+      char *name = NULL;
+      const char *value = CPLParseNameValue (*option, &name);
+      if (name == NULL || name[0] == '\0' || value == NULL)
+        {
+          CPLFree (name);
+          g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                       "open option \"%s\" must be written NAME=VALUE", *option);
+          return FALSE;
+        }
+      options = CSLSetNameValue (options, name, value);
+      CPLFree (name);
+    }
+  *result = g_steal_pointer (&options);
+  return TRUE;
+}
+
+static char *
+list_layer_names (GDALDatasetH dataset)
+{
+  GString *names = g_string_new (NULL);
+
+  for (int i = 0; i < GDALDatasetGetLayerCount (dataset); i++)
+    g_string_append_printf (names, "%s\"%s\"", i > 0 ? ", " : "",
+                            OGR_L_GetName (GDALDatasetGetLayer (dataset, i)));
+  return g_string_free (names, FALSE);
+}
+
+static OGRLayerH
+find_layer (GDALDatasetH dataset, const char *source, const char *wanted, GError **error)
+{
+  int layer_count = GDALDatasetGetLayerCount (dataset);
+
+  if (layer_count == 0)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
+                   "\"%s\" has no vector layer: give a file with a point layer", source);
+      return NULL;
+    }
+  if (wanted == NULL)
+    return GDALDatasetGetLayer (dataset, 0);
+
+  OGRLayerH layer = GDALDatasetGetLayerByName (dataset, wanted);
+  guint64 index = 0;
+  if (layer == NULL && g_ascii_string_to_unsigned (wanted, 10, 0, (guint64) layer_count - 1, &index, NULL))
+    layer = GDALDatasetGetLayer (dataset, (int) index);
+  if (layer == NULL)
+    {
+      g_autofree char *names = list_layer_names (dataset);
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
+                   "\"%s\" has no layer \"%s\": give one of %s, or an index from 0 to %d", source, wanted, names,
+                   layer_count - 1);
+    }
+  return layer;
+}
+
+static gboolean
+is_numeric_field_type (OGRFieldType type)
+{
+  return type == OFTInteger || type == OFTInteger64 || type == OFTReal;
+}
+
+static char *
+list_numeric_fields (OGRFeatureDefnH definition)
+{
+  GString *names = g_string_new (NULL);
+
+  for (int i = 0; i < OGR_FD_GetFieldCount (definition); i++)
+    {
+      OGRFieldDefnH field = OGR_FD_GetFieldDefn (definition, i);
+      if (is_numeric_field_type (OGR_Fld_GetType (field)))
+        g_string_append_printf (names, "%s\"%s\"", names->len > 0 ? ", " : "", OGR_Fld_GetNameRef (field));
+    }
+  if (names->len == 0)
+    g_string_append (names, "none");
+  return g_string_free (names, FALSE);
+}
+
+static int
+find_value_field (OGRLayerH layer, const char *wanted, GError **error)
+{
+  OGRFeatureDefnH definition = OGR_L_GetLayerDefn (layer);
+  int index = OGR_FD_GetFieldIndex (definition, wanted);
+
+  if (index < 0)
+    {
+      g_autofree char *numeric = list_numeric_fields (definition);
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD,
+                   "layer \"%s\" has no field \"%s\": its numeric fields are %s", OGR_L_GetName (layer), wanted,
+                   numeric);
+      return -1;
+    }
+  OGRFieldType type = OGR_Fld_GetType (OGR_FD_GetFieldDefn (definition, index));
+  if (!is_numeric_field_type (type))
+    {
+      g_autofree char *numeric = list_numeric_fields (definition);
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD,
+                   "field \"%s\" of layer \"%s\" holds %s values, not numbers: choose one of its numeric fields, %s",
+                   wanted, OGR_L_GetName (layer), OGR_GetFieldTypeName (type), numeric);
+      return -1;
+    }
+  return index;
+}
+
+static gboolean
+check_layer_geometry_type (OGRLayerH layer, GError **error)
+{
+  OGRwkbGeometryType type = wkbFlatten (OGR_L_GetGeomType (layer));
+
+  if (type == wkbNone)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_GEOMETRY,
+                   "layer \"%s\" has no geometry; for a CSV file name its coordinate columns with the open options "
+                   "X_POSSIBLE_NAMES=COLUMN and Y_POSSIBLE_NAMES=COLUMN",
+                   OGR_L_GetName (layer));
+      return FALSE;
+    }
+  if (type != wkbUnknown && type != wkbPoint && type != wkbMultiPoint)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_GEOMETRY,
+                   "layer \"%s\" holds %s geometries: only Point and MultiPoint layers can be interpolated",
+                   OGR_L_GetName (layer), OGRGeometryTypeToName (type));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+add_point (ShepardPointLayer *points, PointArrays *arrays, OGRGeometryH point, double value)
+{
+  if (OGR_G_IsEmpty (point))
+    {
+      points->skipped_empty_geometry++;
+      return;
+    }
+  double x = OGR_G_GetX (point, 0);
+  double y = OGR_G_GetY (point, 0);
+  if (!isfinite (x) || !isfinite (y))
+    {
+      points->skipped_nonfinite_coordinates++;
+      return;
+    }
+  g_array_append_val (arrays->x, x);
+  g_array_append_val (arrays->y, y);
+  g_array_append_val (arrays->z, value);
+}
+
+static gboolean
+read_feature (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, OGRFeatureH feature, int field_index,
+              GError **error)
+{
+  OGRGeometryH geometry = OGR_F_GetGeometryRef (feature);
+
+  if (geometry == NULL || OGR_G_IsEmpty (geometry))
+    {
+      points->skipped_empty_geometry++;
+      return TRUE;
+    }
+  OGRwkbGeometryType type = wkbFlatten (OGR_G_GetGeometryType (geometry));
+  if (type != wkbPoint && type != wkbMultiPoint)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_GEOMETRY,
+                   "feature %" G_GINT64_FORMAT " of layer \"%s\" is a %s: only Point and MultiPoint geometries can "
+                   "be interpolated",
+                   (gint64) OGR_F_GetFID (feature), OGR_L_GetName (layer), OGRGeometryTypeToName (type));
+      return FALSE;
+    }
+  if (!OGR_F_IsFieldSetAndNotNull (feature, field_index))
+    {
+      points->skipped_null_value++;
+      return TRUE;
+    }
+  double value = OGR_F_GetFieldAsDouble (feature, field_index);
+  if (!isfinite (value))
+    {
+      points->skipped_nonfinite_value++;
+      return TRUE;
+    }
+
+  if (type == wkbPoint)
+    add_point (points, arrays, geometry, value);
+  else
+    for (int part = 0; part < OGR_G_GetGeometryCount (geometry); part++)
+      add_point (points, arrays, OGR_G_GetGeometryRef (geometry, part), value);
+  return TRUE;
+}
+
+static gboolean
+read_features (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, int field_index,
+               const ShepardGdalErrorTrap *trap, GDALProgressFunc progress, void *progress_data, GError **error)
+{
+  GIntBig feature_count = OGR_L_GetFeatureCount (layer, FALSE);
+  GIntBig features_read = 0;
+
+  OGR_L_ResetReading (layer);
+  for (;;)
+    {
+      if (features_read % FEATURES_BETWEEN_PROGRESS_CALLS == 0)
+        {
+          double fraction = feature_count > 0 ? MIN (1.0, (double) features_read / (double) feature_count) : 0.0;
+          if (!progress (fraction, NULL, progress_data))
+            {
+              g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED, "cancelled");
+              return FALSE;
+            }
+        }
+      g_auto (OGRFeatureH) feature = OGR_L_GetNextFeature (layer);
+      if (feature == NULL)
+        break;
+      features_read++;
+      if (!read_feature (points, arrays, layer, feature, field_index, error))
+        return FALSE;
+    }
+
+  if (shepard_gdal_error_trap_has_failure (trap))
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN, "cannot read layer \"%s\" of \"%s\": %s",
+                   OGR_L_GetName (layer), points->source, shepard_gdal_error_trap_reason (trap, ""));
+      return FALSE;
+    }
+  progress (1.0, NULL, progress_data);
+  return TRUE;
+}
+
+static char *
+export_crs_wkt (OGRLayerH layer)
+{
+  OGRSpatialReferenceH crs = OGR_L_GetSpatialRef (layer);
+  const char *const options[] = { "FORMAT=WKT2_2018", NULL };
+  char *gdal_wkt = NULL;
+
+  if (crs == NULL || OSRExportToWktEx (crs, &gdal_wkt, options) != OGRERR_NONE)
+    {
+      CPLFree (gdal_wkt);
+      return NULL;
+    }
+  char *wkt = g_strdup (gdal_wkt);
+  CPLFree (gdal_wkt);
+  return wkt;
+}
+
+static void
+take_arrays (ShepardPointLayer *points, PointArrays *arrays)
+{
+  points->count = arrays->x->len;
+  points->x = (double *) (void *) g_array_free (arrays->x, FALSE);
+  points->y = (double *) (void *) g_array_free (arrays->y, FALSE);
+  points->z = (double *) (void *) g_array_free (arrays->z, FALSE);
+  *arrays = (PointArrays) { 0 };
+}
+
+static void
+free_arrays (PointArrays *arrays)
+{
+  if (arrays->x != NULL)
+    {
+      g_array_free (arrays->x, TRUE);
+      g_array_free (arrays->y, TRUE);
+      g_array_free (arrays->z, TRUE);
+    }
+}
+
+ShepardPointLayer *
+shepard_point_layer_read (const char *source, const char *layer, const char *value_field,
+                          const char *const *open_options, GDALProgressFunc progress, void *progress_data,
+                          GError **error)
+{
+  g_return_val_if_fail (source != NULL, NULL);
+  g_return_val_if_fail (value_field != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
+  shepard_gdal_error_trap_push (&trap);
+
+  g_auto (ShepardCslList) options = NULL;
+  if (!build_open_options (source, open_options, &options, error))
+    return NULL;
+
+  g_auto (GDALDatasetH) dataset = GDALOpenEx (source, GDAL_OF_VECTOR | GDAL_OF_VERBOSE_ERROR, NULL,
+                                              (const char *const *) options, NULL);
+  if (dataset == NULL)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN, "cannot open \"%s\" as a vector source: %s",
+                   source, shepard_gdal_error_trap_reason (&trap, "GDAL does not recognise its format"));
+      return NULL;
+    }
+  OGRLayerH layer_handle = find_layer (dataset, source, layer, error);
+  if (layer_handle == NULL || !check_layer_geometry_type (layer_handle, error))
+    return NULL;
+  int field_index = find_value_field (layer_handle, value_field, error);
+  if (field_index < 0)
+    return NULL;
+
+  g_autoptr (ShepardPointLayer) points = g_new0 (ShepardPointLayer, 1);
+  points->source = g_strdup (source);
+  points->layer_name = g_strdup (OGR_L_GetName (layer_handle));
+  points->field_name = g_strdup (OGR_Fld_GetNameRef (OGR_FD_GetFieldDefn (OGR_L_GetLayerDefn (layer_handle),
+                                                                          field_index)));
+  PointArrays arrays = {
+    .x = g_array_new (FALSE, FALSE, sizeof (double)),
+    .y = g_array_new (FALSE, FALSE, sizeof (double)),
+    .z = g_array_new (FALSE, FALSE, sizeof (double)),
+  };
+  shepard_gdal_error_trap_clear (&trap);
+  gboolean read = read_features (points, &arrays, layer_handle, field_index, &trap,
+                                 progress != NULL ? progress : GDALDummyProgress, progress_data, error);
+  if (!read)
+    {
+      free_arrays (&arrays);
+      return NULL;
+    }
+  take_arrays (points, &arrays);
+
+  if (points->count == 0)
+    {
+      g_autofree char *skipped = shepard_point_layer_describe_skipped (points);
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_POINTS,
+                   "layer \"%s\" of \"%s\" has no usable point%s%s%s: it needs Point features with a finite "
+                   "\"%s\"",
+                   points->layer_name, source, skipped != NULL ? " (skipped " : "", skipped != NULL ? skipped : "",
+                   skipped != NULL ? ")" : "", points->field_name);
+      return NULL;
+    }
+  points->crs_wkt = export_crs_wkt (layer_handle);
+  return g_steal_pointer (&points);
+}
+
+char *
+shepard_point_layer_describe_skipped (const ShepardPointLayer *points)
+{
+  g_return_val_if_fail (points != NULL, NULL);
+
+  const struct {
+    size_t count;
+    const char *reason;
+  } reasons[] = {
+    { points->skipped_null_value, "a null value" },
+    { points->skipped_nonfinite_value, "a NaN or infinite value" },
+    { points->skipped_empty_geometry, "an empty geometry" },
+    { points->skipped_nonfinite_coordinates, "NaN or infinite coordinates" },
+  };
+  GString *description = g_string_new (NULL);
+  for (size_t i = 0; i < G_N_ELEMENTS (reasons); i++)
+    if (reasons[i].count > 0)
+      g_string_append_printf (description, "%s%zu with %s", description->len > 0 ? ", " : "", reasons[i].count,
+                              reasons[i].reason);
+  if (description->len == 0)
+    {
+      g_string_free (description, TRUE);
+      return NULL;
+    }
+  return g_string_free (description, FALSE);
+}
+
+void
+shepard_point_layer_free (ShepardPointLayer *points)
+{
+  if (points == NULL)
+    return;
+  g_free (points->x);
+  g_free (points->y);
+  g_free (points->z);
+  g_free (points->crs_wkt);
+  g_free (points->source);
+  g_free (points->layer_name);
+  g_free (points->field_name);
+  g_free (points);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gdal.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The usable points of one vector layer: coordinates and the value to interpolate, in the layer's CRS. */
+typedef struct {
+  double *x, *y, *z;
+  size_t count;
+  /* Skipped features, by reason (an empty part of a MultiPoint counts as one empty geometry). */
+  size_t skipped_null_value;             /* value field unset or null */
+  size_t skipped_nonfinite_value;        /* value NaN or infinite */
+  size_t skipped_empty_geometry;         /* geometry null or empty (also empty MultiPoint parts) */
+  size_t skipped_nonfinite_coordinates;  /* x or y NaN or infinite */
+  char *crs_wkt;                         /* WKT2 of the layer's CRS; NULL when the layer has none */
+  char *source;
+  char *layer_name;
+  char *field_name;                      /* as the layer spells it */
+} ShepardPointLayer;
+
+/* Reads the Point/MultiPoint features of a layer of any vector source OGR opens.
+ * layer: name, or 0-based index; NULL reads the first layer.
+ * open_options: NAME=VALUE strings (NULL-terminated, may be NULL). For the CSV driver they override the defaults that
+ * find the coordinate columns by common names (x, lon*, easting... / y, lat*, northing...) and detect numeric types.
+ * progress: GDAL contract, may be NULL; returning FALSE cancels (SHEPARD_APP_ERROR_CANCELLED). */
+ShepardPointLayer *shepard_point_layer_read (const char *source, const char *layer, const char *value_field,
+                                             const char *const *open_options, GDALProgressFunc progress,
+                                             void *progress_data, GError **error);
+
+/* "3 with a null value, 1 with an empty geometry", or NULL when nothing was skipped. */
+char *shepard_point_layer_describe_skipped (const ShepardPointLayer *points);
+
+void shepard_point_layer_free (ShepardPointLayer *points);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ShepardPointLayer, shepard_point_layer_free)
+
+G_END_DECLS

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gdal.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* How an interpolated raster is stored. */
+typedef struct {
+  const char *driver_name;             /* GDAL short name; NULL: GTiff */
+  GDALDataType data_type;              /* GDT_Float32 or GDT_Float64 */
+  const char *crs_wkt;                 /* NULL: no CRS */
+  gboolean has_nodata;
+  double nodata;
+  const char *const *creation_options; /* NAME=VALUE, NULL-terminated; may be NULL */
+} ShepardRasterFormat;
+
+#define SHEPARD_RASTER_DEFAULT_DRIVER "GTiff"
+
+/* The format's driver, once it is known to write this raster: it exists, writes rasters (with Create, or with
+ * CreateCopy from a temporary GeoTIFF), can store the data type and knows every creation option.
+ * Fails with SHEPARD_APP_ERROR_FORMAT saying which of these is wrong. */
+GDALDriverH shepard_raster_format_find_driver (const ShepardRasterFormat *format, GError **error);
+
+/* TRUE when the driver writes band by band itself; FALSE when it only copies a whole dataset (COG, PNG...). */
+gboolean shepard_raster_driver_can_create (GDALDriverH driver);
+
+G_END_DECLS

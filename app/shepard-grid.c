@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* shepard-grid: interpolates a point layer into a raster from the command line, in the manner of gdal_grid. */
+#include <gdal.h>
+#include <glib.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine-autocleanups.h"
+#include "file-identity.h"
+#include "grid-command-line.h"
+#include "grid-export.h"
+#include "grid-extent.h"
+#include "method-spec.h"
+#include "point-layer.h"
+#include "shepard-app-error.h"
+#include "terminal-progress.h"
+
+enum {
+  EXIT_USAGE = 2,
+  EXIT_SIGNAL_BASE = 128,
+};
+
+static volatile sig_atomic_t cancel_signal = 0;
+
+static void
+request_cancel (int signal_number)
+{
+  cancel_signal = signal_number;
+}
+
+static void
+install_cancel_handlers (void)
+{
+  struct sigaction action = { .sa_handler = request_cancel, .sa_flags = SA_RESTART };
+
+  sigemptyset (&action.sa_mask);
+  sigaction (SIGINT, &action, NULL);
+  sigaction (SIGTERM, &action, NULL);
+}
+
+static gboolean
+check_distinct_files (const ShepardGridOptions *options, GError **error)
+{
+  const struct {
+    const char *output;
+    const char *other;
+    const char *what;
+  } pairs[] = {
+    { options->destination, options->source, "the input SRC" },
+    { options->alpha_path, options->source, "the input SRC" },
+    { options->alpha_path, options->destination, "the output DST" },
+  };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (pairs); i++)
+    if (pairs[i].output != NULL && shepard_paths_name_same_file (pairs[i].output, pairs[i].other))
+      {
+        g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_SAME_FILE,
+                     "the output \"%s\" is %s: give another output file name", pairs[i].output, pairs[i].what);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static void
+report_points (const ShepardPointLayer *points)
+{
+  g_autofree char *skipped = shepard_point_layer_describe_skipped (points);
+
+  fprintf (stderr, "Input: %zu points of layer \"%s\", field \"%s\"%s%s%s\n", points->count, points->layer_name,
+           points->field_name, skipped != NULL ? " (skipped " : "", skipped != NULL ? skipped : "",
+           skipped != NULL ? ")" : "");
+}
+
+static shepard_engine *
+start_engine (const ShepardGridOptions *options, const ShepardPointLayer *points, GError **error)
+{
+  shepard_error engine_error = { 0 };
+  shepard_precision precision = options->float64 ? SHEPARD_PRECISION_FLOAT64 : SHEPARD_PRECISION_FLOAT32;
+  g_autoptr (shepard_engine) engine = shepard_engine_new (options->backend, precision, 0, &engine_error);
+
+  if (engine == NULL
+      || shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &engine_error)
+           != SHEPARD_OK)
+    {
+      shepard_app_error_set_from_engine (error, &engine_error);
+      return NULL;
+    }
+  if (!options->quiet)
+    fprintf (stderr, "Backend: %s\n", shepard_engine_describe (engine));
+  return g_steal_pointer (&engine);
+}
+
+static gboolean
+plan_grid (const ShepardGridOptions *options, const shepard_engine *engine, shepard_grid *grid, GError **error)
+{
+  double x_min = options->x_min, x_max = options->x_max, y_min = options->y_min, y_max = options->y_max;
+
+  if (!options->has_extent)
+    {
+      shepard_engine_bounds (engine, &x_min, &y_min, &x_max, &y_max);
+      if (!(x_max > x_min) || !(y_max > y_min))
+        {
+          g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_DEGENERATE_AREA,
+                       "the points span no area (x %.17g to %.17g, y %.17g to %.17g): give the raster's extent with "
+                       "-txe XMIN XMAX -tye YMIN YMAX",
+                       x_min, x_max, y_min, y_max);
+          return FALSE;
+        }
+    }
+  size_t width = options->width, height = options->height;
+  if (options->has_resolution
+      && (!shepard_grid_cells_for_resolution (x_max - x_min, options->x_resolution, "x", &width, error)
+          || !shepard_grid_cells_for_resolution (y_max - y_min, options->y_resolution, "y", &height, error)))
+    return FALSE;
+  if (!shepard_grid_from_extent (x_min, x_max, y_min, y_max, width, height, grid, error))
+    return FALSE;
+  if (!options->quiet)
+    fprintf (stderr, "Grid: %zu x %zu cells of %.6g x %.6g, x %.17g to %.17g, y %.17g to %.17g\n", grid->width,
+             grid->height, grid->dx, grid->dy, x_min, x_max, y_min, y_max);
+  return TRUE;
+}
+
+static gboolean
+run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **error)
+{
+  shepard_params params;
+  if (!shepard_method_spec_parse (options->method, &params, error))
+    return FALSE;
+  if (options->alpha_path != NULL && params.method != SHEPARD_METHOD_AIDW)
+    {
+      g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE,
+                           "--alpha-out writes AIDW's adaptive power: use it with -a aidw");
+      return FALSE;
+    }
+  if (!check_distinct_files (options, error))
+    return FALSE;
+
+  ShepardGridExport request = {
+    .value_path = options->destination,
+    .alpha_path = options->alpha_path,
+    .format = {
+      .driver_name = options->format,
+      .data_type = options->float64 ? GDT_Float64 : GDT_Float32,
+      .has_nodata = options->has_nodata,
+      .nodata = options->nodata,
+      .creation_options = (const char *const *) options->creation_options,
+    },
+  };
+  if (shepard_raster_format_find_driver (&request.format, error) == NULL)
+    return FALSE;
+
+  ShepardTerminalProgress watch_cancel;
+  shepard_terminal_progress_init (&watch_cancel, NULL, &cancel_signal);
+  g_autoptr (ShepardPointLayer) points = shepard_point_layer_read (
+    options->source, options->layer, options->value_field, (const char *const *) options->open_options,
+    shepard_terminal_progress_report, &watch_cancel, error);
+  if (points == NULL)
+    return FALSE;
+  if (!options->quiet)
+    report_points (points);
+  request.format.crs_wkt = points->crs_wkt;
+
+  g_autoptr (shepard_engine) engine = start_engine (options, points, error);
+  shepard_grid grid;
+  if (engine == NULL || !plan_grid (options, engine, &grid, error))
+    return FALSE;
+  return shepard_grid_export (engine, &params, &grid, &request, shepard_terminal_progress_report, bar, error);
+}
+
+static int
+exit_status_for (const GError *error)
+{
+  if (cancel_signal != 0)
+    return EXIT_SIGNAL_BASE + cancel_signal;
+  if (g_error_matches (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE)
+      || g_error_matches (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER))
+    return EXIT_USAGE;
+  return EXIT_FAILURE;
+}
+
+static void
+print_error (const GError *error)
+{
+  g_autofree char *message = NULL;
+
+  if (cancel_signal != 0)
+    message = g_strdup_printf ("cancelled by %s: no output was written",
+                               cancel_signal == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM");
+  else
+    message = g_strdelimit (g_strdup (error->message), "\r\n", ' ');
+  fprintf (stderr, "shepard-grid: %s\n", message);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_auto (ShepardGridOptions) options = { 0 };
+  g_autoptr (GError) error = NULL;
+
+  if (!shepard_grid_options_parse (&options, argc, (const char *const *) argv, &error))
+    {
+      print_error (error);
+      return EXIT_USAGE;
+    }
+  if (options.help)
+    {
+      fputs (shepard_grid_usage (), stdout);
+      return EXIT_SUCCESS;
+    }
+
+  install_cancel_handlers ();
+  GDALAllRegister ();
+  /* GDAL's messages reach the user through the errors they cause, in one line. */
+  CPLSetErrorHandler (CPLQuietErrorHandler);
+
+  ShepardTerminalProgress bar;
+  shepard_terminal_progress_init (&bar, options.quiet ? NULL : stderr, &cancel_signal);
+  int status = EXIT_SUCCESS;
+  if (!run (&options, &bar, &error))
+    {
+      shepard_terminal_progress_end_line (&bar);
+      print_error (error);
+      status = exit_status_for (error);
+    }
+  GDALDestroyDriverManager ();
+  return status;
+}

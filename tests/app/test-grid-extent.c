@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "grid-extent.h"
+#include "shepard-app-error.h"
+
+static void
+test_cell_centres (void)
+{
+  shepard_grid grid;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_from_extent (100.0, 110.0, -20.0, 0.0, 4, 5, &grid, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (grid.x_min, ==, 100.0);
+  g_assert_cmpfloat (grid.y_max, ==, 0.0);
+  g_assert_cmpfloat (grid.dx, ==, 2.5);
+  g_assert_cmpfloat (grid.dy, ==, 4.0);
+  g_assert_cmpuint (grid.width, ==, 4);
+  g_assert_cmpuint (grid.height, ==, 5);
+  /* gdal_grid: x = xmin + (i + 0.5) (xmax - xmin) / W, y = ymax - (j + 0.5) (ymax - ymin) / H */
+  g_assert_cmpfloat_with_epsilon (grid.x_min + 3.5 * grid.dx, 100.0 + 3.5 * 10.0 / 4.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (grid.y_max - 0.5 * grid.dy, -2.0, 1e-12);
+
+  double geotransform[6];
+  shepard_grid_geotransform (&grid, geotransform);
+  const double expected[6] = { 100.0, 2.5, 0.0, 0.0, 0.0, -4.0 };
+  for (int i = 0; i < 6; i++)
+    g_assert_cmpfloat (geotransform[i], ==, expected[i]);
+}
+
+static void
+test_bad_extent (void)
+{
+  shepard_grid grid;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (shepard_grid_from_extent (5.0, 5.0, 0.0, 1.0, 10, 10, &grid, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+  g_clear_error (&error);
+  g_assert_false (shepard_grid_from_extent (0.0, 1.0, 0.0, NAN, 10, 10, &grid, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+  g_clear_error (&error);
+  g_assert_false (shepard_grid_from_extent (0.0, 1.0, 0.0, 1.0, 0, 10, &grid, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+  g_clear_error (&error);
+  g_assert_false (shepard_grid_from_extent (0.0, 1.0, 0.0, 1.0, 10, (size_t) G_MAXINT + 1, &grid, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+}
+
+static void
+test_resolution_rounds_like_gdal_grid (void)
+{
+  const struct {
+    double extent, resolution;
+    size_t cells;
+  } cases[] = {
+    { 100.0, 10.0, 10 },
+    { 100.0, 30.0, 3 },  /* 3.33 */
+    { 100.0, 40.0, 3 },  /* 2.5 rounds up, as (extent + res / 2) / res truncated */
+    { 100.0, 45.0, 2 },  /* 2.22 */
+    { 100.0, 150.0, 1 }, /* 0.67 */
+    { 2785.0, 1.0, 2785 },
+  };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      size_t cells = 0;
+      g_autoptr (GError) error = NULL;
+      g_assert_true (shepard_grid_cells_for_resolution (cases[i].extent, cases[i].resolution, "x", &cells, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (cells, ==, cases[i].cells);
+    }
+}
+
+static void
+test_resolution_refused (void)
+{
+  const double resolutions[] = { 250.0, 0.0, -1.0, NAN, INFINITY, 1e-300 };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (resolutions); i++)
+    {
+      size_t cells = 7;
+      g_autoptr (GError) error = NULL;
+      g_assert_false (shepard_grid_cells_for_resolution (100.0, resolutions[i], "y", &cells, &error));
+      g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+      g_assert_nonnull (strstr (error->message, " y"));
+      g_assert_cmpuint (cells, ==, 7);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/app/grid-extent/cell-centres", test_cell_centres);
+  g_test_add_func ("/app/grid-extent/bad-extent", test_bad_extent);
+  g_test_add_func ("/app/grid-extent/resolution-rounds-like-gdal-grid", test_resolution_rounds_like_gdal_grid);
+  g_test_add_func ("/app/grid-extent/resolution-refused", test_resolution_refused);
+  return g_test_run ();
+}

@@ -1,0 +1,657 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <cpl_conv.h>
+#include <gdal.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <ogr_srs_api.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atomic-raster.h"
+#include "engine-autocleanups.h"
+#include "grid-export.h"
+#include "grid-extent.h"
+#include "shepard-app-error.h"
+
+enum { N_POINTS = 97, WIDTH = 37, HEIGHT = 23 };
+
+/* Points and grid chosen so that no node coincides with a point; UTM-like coordinates. */
+#define X_MIN 500000.0
+#define Y_MIN 5000000.0
+#define SIDE 1000.0
+
+typedef struct {
+  char *directory;
+  double x[N_POINTS], y[N_POINTS], z[N_POINTS];
+  shepard_grid grid;
+  char *crs_wkt;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GRand) random = g_rand_new_with_seed (20240611);
+
+  fixture->directory = g_dir_make_tmp ("shepard-raster-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (int i = 0; i < N_POINTS; i++)
+    {
+      fixture->x[i] = X_MIN + g_rand_double_range (random, 0.0, SIDE);
+      fixture->y[i] = Y_MIN + g_rand_double_range (random, 0.0, SIDE);
+      fixture->z[i] = g_rand_double_range (random, 10.0, 200.0);
+    }
+  g_assert_true (shepard_grid_from_extent (X_MIN, X_MIN + SIDE, Y_MIN, Y_MIN + SIDE, WIDTH, HEIGHT, &fixture->grid,
+                                           &error));
+
+  OGRSpatialReferenceH crs = OSRNewSpatialReference (NULL);
+  g_assert_cmpint (OSRImportFromEPSG (crs, 32631), ==, OGRERR_NONE);
+  char *wkt = NULL;
+  g_assert_cmpint (OSRExportToWkt (crs, &wkt), ==, OGRERR_NONE);
+  fixture->crs_wkt = g_strdup (wkt);
+  CPLFree (wkt);
+  OSRDestroySpatialReference (crs);
+}
+
+static void
+remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr (GDir) listing = g_dir_open (path, 0, NULL);
+      for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+static void
+fixture_tear_down (Fixture *fixture, gconstpointer data)
+{
+  remove_tree (fixture->directory);
+  g_free (fixture->directory);
+  g_free (fixture->crs_wkt);
+}
+
+static char *
+fixture_path (const Fixture *fixture, const char *name)
+{
+  return g_build_filename (fixture->directory, name, NULL);
+}
+
+static int
+compare_names (gconstpointer first, gconstpointer second)
+{
+  return strcmp (*(const char *const *) first, *(const char *const *) second);
+}
+
+/* The directory's entries, sorted, hidden ones included: what a run leaves behind. */
+static char *
+list_directory (const char *directory)
+{
+  g_autoptr (GDir) listing = g_dir_open (directory, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+
+  for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
+    g_ptr_array_add (names, (gpointer) name);
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+static shepard_engine *
+fixture_engine (const Fixture *fixture, shepard_precision precision)
+{
+  shepard_error engine_error = { 0 };
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, precision, 0, &engine_error);
+
+  g_assert_nonnull (engine);
+  g_assert_cmpint (shepard_engine_set_points (engine, fixture->x, fixture->y, fixture->z, N_POINTS, &engine_error),
+                   ==, SHEPARD_OK);
+  return engine;
+}
+
+/* Standard IDW, written out here independently of the engine. */
+static double
+brute_force_idw (const Fixture *fixture, double qx, double qy, double power)
+{
+  double weighted = 0.0, weights = 0.0;
+
+  for (int i = 0; i < N_POINTS; i++)
+    {
+      double distance = hypot (qx - fixture->x[i], qy - fixture->y[i]);
+      double weight = pow (distance, -power);
+      weighted += weight * fixture->z[i];
+      weights += weight;
+    }
+  return weighted / weights;
+}
+
+static double *
+read_raster (const char *path, GDALDataType expected_type, double geotransform[6])
+{
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+  g_assert_nonnull (dataset);
+  g_assert_cmpint (GDALGetRasterXSize (dataset), ==, WIDTH);
+  g_assert_cmpint (GDALGetRasterYSize (dataset), ==, HEIGHT);
+  g_assert_cmpint (GDALGetRasterCount (dataset), ==, 1);
+  GDALRasterBandH band = GDALGetRasterBand (dataset, 1);
+  g_assert_cmpint (GDALGetRasterDataType (band), ==, expected_type);
+  g_assert_cmpint (GDALGetGeoTransform (dataset, geotransform), ==, CE_None);
+
+  double *values = g_new (double, WIDTH * HEIGHT);
+  g_assert_cmpint (GDALRasterIO (band, GF_Read, 0, 0, WIDTH, HEIGHT, values, WIDTH, HEIGHT, GDT_Float64, 0, 0), ==,
+                   CE_None);
+  GDALClose (dataset);
+  return values;
+}
+
+static void
+assert_idw_values (const Fixture *fixture, const double *values, double tolerance)
+{
+  double worst = 0.0;
+
+  for (int row = 0; row < HEIGHT; row++)
+    for (int col = 0; col < WIDTH; col++)
+      {
+        double qx = X_MIN + (col + 0.5) * SIDE / WIDTH;
+        double qy = Y_MIN + SIDE - (row + 0.5) * SIDE / HEIGHT;
+        double expected = brute_force_idw (fixture, qx, qy, 2.0);
+        worst = MAX (worst, fabs (values[row * WIDTH + col] - expected) / fabs (expected));
+      }
+  g_test_message ("largest relative difference from brute-force IDW: %.3g", worst);
+  g_assert_cmpfloat (worst, <=, tolerance);
+}
+
+static void
+assert_geotransform (const double geotransform[6])
+{
+  const double expected[6] = { X_MIN, SIDE / WIDTH, 0.0, Y_MIN + SIDE, 0.0, -SIDE / HEIGHT };
+
+  for (int i = 0; i < 6; i++)
+    g_assert_cmpfloat_with_epsilon (geotransform[i], expected[i], 1e-9);
+}
+
+static void
+assert_crs_is_utm_31n (const char *path)
+{
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+  OGRSpatialReferenceH crs = OSRNewSpatialReference (GDALGetProjectionRef (dataset));
+
+  g_assert_cmpstr (OSRGetAuthorityCode (crs, NULL), ==, "32631");
+  OSRDestroySpatialReference (crs);
+  GDALClose (dataset);
+}
+
+static ShepardGridExport
+fixture_request (const Fixture *fixture, const char *value_path, GDALDataType data_type)
+{
+  return (ShepardGridExport) {
+    .value_path = value_path,
+    .format = { .data_type = data_type, .crs_wkt = fixture->crs_wkt },
+  };
+}
+
+static void
+test_geotiff_float32 (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = fixture_path (fixture, "idw.tif");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT32);
+  shepard_params params;
+  shepard_params_init_idw (&params);
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
+  request.format.has_nodata = TRUE;
+  request.format.nodata = -9999.0;
+  request.band_bytes = 5 * WIDTH * sizeof (double); /* 5 bands of 5 rows and one of 3 */
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_autofree char *left = list_directory (fixture->directory);
+  g_assert_cmpstr (left, ==, "idw.tif");
+
+  double geotransform[6];
+  g_autofree double *values = read_raster (path, GDT_Float32, geotransform);
+  assert_geotransform (geotransform);
+  assert_crs_is_utm_31n (path);
+  assert_idw_values (fixture, values, 2e-5);
+
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+  int has_nodata = FALSE;
+  double nodata = GDALGetRasterNoDataValue (GDALGetRasterBand (dataset, 1), &has_nodata);
+  g_assert_true (has_nodata);
+  g_assert_cmpfloat (nodata, ==, -9999.0);
+  GDALClose (dataset);
+}
+
+static void
+test_geotiff_float64 (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = fixture_path (fixture, "idw64.tif");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_idw (&params);
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float64);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  double geotransform[6];
+  g_autofree double *values = read_raster (path, GDT_Float64, geotransform);
+  assert_geotransform (geotransform);
+  assert_idw_values (fixture, values, 1e-12);
+
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+  int has_nodata = TRUE;
+  GDALGetRasterNoDataValue (GDALGetRasterBand (dataset, 1), &has_nodata);
+  g_assert_false (has_nodata);
+  GDALClose (dataset);
+}
+
+/* Bands of one row give exactly what one band for the whole grid gives, and what the engine gives directly. */
+static void
+test_bands_match_whole_grid (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  g_autofree char *one_row_path = fixture_path (fixture, "one-row.tif");
+  g_autofree char *whole_path = fixture_path (fixture, "whole.tif");
+  ShepardGridExport one_row = fixture_request (fixture, one_row_path, GDT_Float64);
+  one_row.band_bytes = 1;
+  ShepardGridExport whole = fixture_request (fixture, whole_path, GDT_Float64);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &one_row, NULL, NULL, &error));
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &whole, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  double geotransform[6];
+  g_autofree double *banded = read_raster (one_row_path, GDT_Float64, geotransform);
+  g_autofree double *unbanded = read_raster (whole_path, GDT_Float64, geotransform);
+  g_autofree double *direct = g_new (double, WIDTH * HEIGHT);
+  shepard_outputs outputs = { .values = direct };
+  shepard_error engine_error = { 0 };
+  g_assert_cmpint (shepard_engine_interpolate_grid (engine, &params, &fixture->grid, &outputs, NULL, NULL,
+                                                    &engine_error),
+                   ==, SHEPARD_OK);
+  for (int i = 0; i < WIDTH * HEIGHT; i++)
+    {
+      g_assert_cmpfloat_with_epsilon (banded[i], direct[i], 1e-9 * fabs (direct[i]));
+      g_assert_cmpfloat_with_epsilon (unbanded[i], direct[i], 1e-9 * fabs (direct[i]));
+    }
+}
+
+static void
+test_aidw_alpha_raster (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  /* With uniform random points and k = 15, R stays above the default Rmax and alpha at alpha5 everywhere. */
+  params.r_max = 6.0;
+  g_autofree char *value_path = fixture_path (fixture, "aidw.tif");
+  g_autofree char *alpha_path = fixture_path (fixture, "alpha.tif");
+  ShepardGridExport request = fixture_request (fixture, value_path, GDT_Float64);
+  request.alpha_path = alpha_path;
+  request.band_bytes = 7 * WIDTH * 2 * sizeof (double);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_autofree char *left = list_directory (fixture->directory);
+  g_assert_cmpstr (left, ==, "aidw.tif alpha.tif");
+
+  double geotransform[6];
+  g_autofree double *alpha = read_raster (alpha_path, GDT_Float64, geotransform);
+  assert_geotransform (geotransform);
+  assert_crs_is_utm_31n (alpha_path);
+  g_autofree double *direct_values = g_new (double, WIDTH * HEIGHT);
+  g_autofree double *direct_alpha = g_new (double, WIDTH * HEIGHT);
+  shepard_outputs outputs = { .values = direct_values, .alpha = direct_alpha };
+  shepard_error engine_error = { 0 };
+  g_assert_cmpint (shepard_engine_interpolate_grid (engine, &params, &fixture->grid, &outputs, NULL, NULL,
+                                                    &engine_error),
+                   ==, SHEPARD_OK);
+  double lowest = INFINITY, highest = -INFINITY;
+  for (int i = 0; i < WIDTH * HEIGHT; i++)
+    {
+      g_assert_cmpfloat (alpha[i], >=, params.alpha[0]);
+      g_assert_cmpfloat (alpha[i], <=, params.alpha[SHEPARD_AIDW_LEVELS - 1]);
+      g_assert_cmpfloat_with_epsilon (alpha[i], direct_alpha[i], 1e-9);
+      lowest = MIN (lowest, alpha[i]);
+      highest = MAX (highest, alpha[i]);
+    }
+  g_test_message ("alpha from %.4f to %.4f", lowest, highest);
+  g_assert_cmpfloat (highest, >, lowest);
+}
+
+static void
+test_cog_through_copy (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = fixture_path (fixture, "idw.cog.tif");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_idw (&params);
+  const char *const creation_options[] = { "COMPRESS=DEFLATE", NULL };
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
+  request.format.driver_name = "COG";
+  request.format.creation_options = creation_options;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_autofree char *left = list_directory (fixture->directory);
+  g_assert_cmpstr (left, ==, "idw.cog.tif");
+
+  double geotransform[6];
+  g_autofree double *values = read_raster (path, GDT_Float32, geotransform);
+  assert_geotransform (geotransform);
+  assert_crs_is_utm_31n (path);
+  assert_idw_values (fixture, values, 1e-6);
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+  g_assert_cmpstr (GDALGetMetadataItem (dataset, "LAYOUT", "IMAGE_STRUCTURE"), ==, "COG");
+  g_assert_cmpstr (GDALGetMetadataItem (dataset, "COMPRESSION", "IMAGE_STRUCTURE"), ==, "DEFLATE");
+  GDALClose (dataset);
+}
+
+/* ENVI writes a header beside the data: both arrive, nothing else is left. */
+static void
+test_multi_file_format (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = fixture_path (fixture, "idw.bil");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_idw (&params);
+  const char *const creation_options[] = { "INTERLEAVE=BIL", NULL };
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float64);
+  request.format.driver_name = "ENVI";
+  request.format.creation_options = creation_options;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_autofree char *left = list_directory (fixture->directory);
+  g_test_message ("files: %s", left);
+  g_assert_true (g_str_has_prefix (left, "idw.bil idw.hdr"));
+
+  double geotransform[6];
+  g_autofree double *values = read_raster (path, GDT_Float64, geotransform);
+  assert_geotransform (geotransform);
+  assert_crs_is_utm_31n (path);
+  assert_idw_values (fixture, values, 1e-12);
+}
+
+static char *
+write_existing_target (const Fixture *fixture, const char *name)
+{
+  char *path = fixture_path (fixture, name);
+  g_autoptr (GError) error = NULL;
+
+  g_file_set_contents (path, "an existing file that must survive", -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+assert_existing_target_untouched (const Fixture *fixture, const char *path, const char *expected_listing)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *left = list_directory (fixture->directory);
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "an existing file that must survive");
+  g_assert_cmpstr (left, ==, expected_listing);
+}
+
+typedef struct {
+  double stop_at;
+  double furthest;
+} Canceller;
+
+static int CPL_STDCALL
+cancel_past (double fraction, const char *message, void *data)
+{
+  Canceller *canceller = data;
+
+  canceller->furthest = MAX (canceller->furthest, fraction);
+  return fraction < canceller->stop_at;
+}
+
+static void
+test_cancel_keeps_existing_target (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = write_existing_target (fixture, "idw.tif");
+  g_autofree char *alpha_path = write_existing_target (fixture, "alpha.tif");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
+  request.alpha_path = alpha_path;
+  request.band_bytes = 2 * WIDTH * 2 * sizeof (double);
+  Canceller canceller = { .stop_at = 0.4 };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, cancel_past, &canceller, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED);
+  g_assert_cmpfloat (canceller.furthest, <, 0.6);
+  assert_existing_target_untouched (fixture, path, "alpha.tif idw.tif");
+  assert_existing_target_untouched (fixture, alpha_path, "alpha.tif idw.tif");
+}
+
+static void
+test_cancel_during_copy (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = write_existing_target (fixture, "idw.cog.tif");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_idw (&params);
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
+  request.format.driver_name = "COG";
+  Canceller canceller = { .stop_at = 0.95 };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, cancel_past, &canceller, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED);
+  g_assert_cmpfloat (canceller.furthest, >=, 0.9);
+  assert_existing_target_untouched (fixture, path, "idw.cog.tif");
+}
+
+/* Collinear points make AIDW's study area zero: the engine fails after the rasters were created. */
+static void
+test_engine_failure_keeps_existing_target (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = write_existing_target (fixture, "idw.tif");
+  const double x[] = { 0.0, 1.0, 2.0, 3.0 }, y[] = { 5.0, 5.0, 5.0, 5.0 }, z[] = { 1.0, 2.0, 3.0, 4.0 };
+  shepard_error engine_error = { 0 };
+  g_autoptr (shepard_engine) engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 0,
+                                                          &engine_error);
+  g_assert_cmpint (shepard_engine_set_points (engine, x, y, z, G_N_ELEMENTS (x), &engine_error), ==, SHEPARD_OK);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_DEGENERATE_AREA);
+  g_test_message ("%s", error->message);
+  assert_existing_target_untouched (fixture, path, "idw.tif");
+}
+
+static void
+test_abandoned_raster_leaves_nothing (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = write_existing_target (fixture, "partial.tif");
+  double geotransform[6];
+  shepard_grid_geotransform (&fixture->grid, geotransform);
+  const ShepardRasterFormat format = { .data_type = GDT_Float32 };
+  g_autofree double *row = g_new0 (double, WIDTH);
+  g_autoptr (GError) error = NULL;
+
+  ShepardAtomicRaster *raster = shepard_atomic_raster_create (path, &format, WIDTH, HEIGHT, geotransform, &error);
+  g_assert_no_error (error);
+  g_assert_true (shepard_atomic_raster_write_rows (raster, 0, 1, row, &error));
+  g_autofree char *while_writing = list_directory (fixture->directory);
+  g_assert_true (g_str_has_prefix (while_writing, ".partial.tif.shepard-"));
+  shepard_atomic_raster_free (raster);
+  assert_existing_target_untouched (fixture, path, "partial.tif");
+}
+
+static void
+test_replaces_target_and_stale_aux (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = write_existing_target (fixture, "idw.tif");
+  g_autofree char *stale_aux = write_existing_target (fixture, "idw.tif.aux.xml");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_idw (&params);
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float64);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_autofree char *left = list_directory (fixture->directory);
+  g_assert_cmpstr (left, ==, "idw.tif");
+  double geotransform[6];
+  g_autofree double *values = read_raster (path, GDT_Float64, geotransform);
+  assert_idw_values (fixture, values, 1e-12);
+}
+
+typedef struct {
+  const char *driver_name;
+  GDALDataType data_type;
+  const char *creation_option;
+  const char *message_part;
+} BadFormat;
+
+static const BadFormat bad_formats[] = {
+  { "NoSuchFormat", GDT_Float32, NULL, "unknown raster format \"NoSuchFormat\"" },
+  { "ESRI Shapefile", GDT_Float32, NULL, "holds no rasters" },
+  { "SENTINEL2", GDT_Float32, NULL, "cannot write" },
+  { "PNG", GDT_Float32, NULL, "cannot store Float32" },
+  { "GTiff", GDT_Float32, "NO_SUCH_OPTION=1", "NO_SUCH_OPTION" },
+  { "GTiff", GDT_Float32, "COMPRESS=SQUEEZE", "SQUEEZE" },
+  { "GTiff", GDT_Float32, "COMPRESS", "NAME=VALUE" },
+};
+
+static void
+test_bad_format (Fixture *fixture, gconstpointer data)
+{
+  const BadFormat *bad = data;
+  if (GDALGetDriverByName (bad->driver_name) == NULL && strcmp (bad->driver_name, "NoSuchFormat") != 0)
+    {
+      g_test_skip ("this GDAL lacks the driver");
+      return;
+    }
+  g_autofree char *path = fixture_path (fixture, "out.tif");
+  const char *const creation_options[] = { bad->creation_option, NULL };
+  const ShepardRasterFormat format = {
+    .driver_name = bad->driver_name,
+    .data_type = bad->data_type,
+    .creation_options = creation_options,
+  };
+  double geotransform[6];
+  shepard_grid_geotransform (&fixture->grid, geotransform);
+  g_autoptr (GError) error = NULL;
+
+  ShepardAtomicRaster *raster = shepard_atomic_raster_create (path, &format, WIDTH, HEIGHT, geotransform, &error);
+  g_assert_null (raster);
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, bad->message_part));
+  g_autofree char *left = list_directory (fixture->directory);
+  g_assert_cmpstr (left, ==, "");
+}
+
+static void
+test_missing_directory (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (fixture->directory, "no-such-directory", "out.tif", NULL);
+  const ShepardRasterFormat format = { .data_type = GDT_Float32 };
+  double geotransform[6];
+  shepard_grid_geotransform (&fixture->grid, geotransform);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_null (shepard_atomic_raster_create (path, &format, WIDTH, HEIGHT, geotransform, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "no-such-directory"));
+  g_autofree char *left = list_directory (fixture->directory);
+  g_assert_cmpstr (left, ==, "");
+}
+
+static void
+test_unwritable_directory (Fixture *fixture, gconstpointer data)
+{
+  if (geteuid () == 0)
+    {
+      g_test_skip ("root writes in any directory: cannot test a refusal");
+      return;
+    }
+  g_autofree char *locked = fixture_path (fixture, "locked");
+  g_assert_cmpint (g_mkdir (locked, 0500), ==, 0);
+  g_autofree char *path = g_build_filename (locked, "out.tif", NULL);
+  const ShepardRasterFormat format = { .data_type = GDT_Float32 };
+  double geotransform[6];
+  shepard_grid_geotransform (&fixture->grid, geotransform);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_null (shepard_atomic_raster_create (path, &format, WIDTH, HEIGHT, geotransform, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE);
+  g_test_message ("%s", error->message);
+  g_autofree char *left = list_directory (locked);
+  g_assert_cmpstr (left, ==, "");
+  g_chmod (locked, 0700);
+}
+
+static void
+test_target_is_directory (Fixture *fixture, gconstpointer data)
+{
+  const ShepardRasterFormat format = { .data_type = GDT_Float32 };
+  double geotransform[6];
+  shepard_grid_geotransform (&fixture->grid, geotransform);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_null (shepard_atomic_raster_create (fixture->directory, &format, WIDTH, HEIGHT, geotransform, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE);
+  g_assert_nonnull (strstr (error->message, "is a directory"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  GDALAllRegister ();
+  CPLSetErrorHandler (CPLQuietErrorHandler);
+
+#define ADD_TEST(path, function) \
+  g_test_add ("/app/raster-writer/" path, Fixture, NULL, fixture_set_up, function, fixture_tear_down)
+  ADD_TEST ("geotiff/float32-nodata-crs", test_geotiff_float32);
+  ADD_TEST ("geotiff/float64", test_geotiff_float64);
+  ADD_TEST ("bands-match-whole-grid", test_bands_match_whole_grid);
+  ADD_TEST ("aidw-alpha-raster", test_aidw_alpha_raster);
+  ADD_TEST ("cog-through-copy", test_cog_through_copy);
+  ADD_TEST ("multi-file-format", test_multi_file_format);
+  ADD_TEST ("atomic/cancel-keeps-existing-target", test_cancel_keeps_existing_target);
+  ADD_TEST ("atomic/cancel-during-copy", test_cancel_during_copy);
+  ADD_TEST ("atomic/engine-failure-keeps-existing-target", test_engine_failure_keeps_existing_target);
+  ADD_TEST ("atomic/abandoned-raster-leaves-nothing", test_abandoned_raster_leaves_nothing);
+  ADD_TEST ("atomic/replaces-target-and-stale-aux", test_replaces_target_and_stale_aux);
+  ADD_TEST ("bad-output/missing-directory", test_missing_directory);
+  ADD_TEST ("bad-output/unwritable-directory", test_unwritable_directory);
+  ADD_TEST ("bad-output/target-is-directory", test_target_is_directory);
+  for (size_t i = 0; i < G_N_ELEMENTS (bad_formats); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/app/raster-writer/bad-output/format/%zu", i);
+      g_test_add (path, Fixture, &bad_formats[i], fixture_set_up, test_bad_format, fixture_tear_down);
+    }
+#undef ADD_TEST
+  return g_test_run ();
+}
