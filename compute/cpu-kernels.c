@@ -26,6 +26,7 @@
 
 typedef float vfloat __attribute__ ((vector_size (LANES * sizeof (float))));
 typedef int32_t vint __attribute__ ((vector_size (LANES * sizeof (int32_t))));
+typedef uint32_t vuint __attribute__ ((vector_size (LANES * sizeof (uint32_t))));
 
 static inline vfloat
 splat (float value)
@@ -124,8 +125,9 @@ exp2_of (vfloat y)
 #if defined(__AVX512F__)
   return (vfloat) _mm512_scalef_ps ((__m512) series, (__m512) whole);
 #else
-  vint shift = __builtin_convertvector (whole, vint) << 23;
-  return (vfloat) ((vint) series + shift);
+  /* Unsigned, so that shifting a negative exponent is defined. */
+  vuint shift = (vuint) __builtin_convertvector (whole, vint) << 23;
+  return (vfloat) ((vuint) series + shift);
 #endif
 }
 
