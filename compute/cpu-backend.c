@@ -13,6 +13,7 @@
 #define FLOAT64_PAIRS_PER_CHUNK 200000.0
 #define LOCAL_QUERIES_PER_CHUNK 256
 #define MAX_QUERIES_PER_CHUNK 1024
+#define FLOAT64_SUM_BLOCK 1024
 
 /* Float32 weight sums outside this range may hold a clamped or overflowed weight: recompute those in float64. */
 #define FLOAT32_SUM_MIN 0x1p-100
@@ -60,39 +61,49 @@ query_local (const shepard_query_set *queries, const shepard_point_set *points, 
 }
 
 /* (d2 / d2_nearest)^exponent: the nearest point weighs 1, so no weight overflows whatever the power. The common factor
- * cancels in the weighted mean. */
+ * cancels in the weighted mean. Whole powers p = -2 * exponent avoid pow(): ratio^(p/2) is a product of ratios and,
+ * for odd p, one square root. */
 static inline double
-relative_weight (double d2, double d2_nearest, double exponent, int integer_power)
+relative_weight (double d2, double d2_nearest, double exponent, int whole_power)
 {
   double ratio = d2_nearest / d2;
-  if (integer_power > 0)
+  if (whole_power > 0)
     {
-      double w = ratio;
-      for (int i = 1; i < integer_power; i++)
+      double w = whole_power & 1 ? sqrt (ratio) : 1.0;
+      for (int i = 0; i < whole_power / 2; i++)
         w *= ratio;
       return w;
     }
   return pow (ratio, -exponent);
 }
 
+/* p = -2 * exponent when it is a whole number from 1 to 16, else 0: the relative_weight fast path. */
 static int
-integer_power_of (double exponent)
+whole_power_of (double exponent)
 {
-  double m = -exponent;
-  return m == floor (m) && m >= 1.0 && m <= 8.0 ? (int) m : 0;
+  double p = -2.0 * exponent;
+  return p == floor (p) && p >= 1.0 && p <= 16.0 ? (int) p : 0;
 }
 
 static double
 all_points_float64 (const shepard_point_set *points, double qx, double qy, double d2_nearest, double exponent)
 {
-  int integer_power = integer_power_of (exponent);
+  int whole_power = whole_power_of (exponent);
   double sum_w = 0.0, sum_wz = 0.0;
-  for (size_t i = 0; i < points->n; i++)
+  /* Summed in blocks, then the block sums: small weights are not lost against a large running total. */
+  for (size_t block = 0; block < points->n; block += FLOAT64_SUM_BLOCK)
     {
-      double dx = points->x[i] - qx, dy = points->y[i] - qy;
-      double w = relative_weight (dx * dx + dy * dy, d2_nearest, exponent, integer_power);
-      sum_w += w;
-      sum_wz += w * points->z[i];
+      size_t end = block + FLOAT64_SUM_BLOCK < points->n ? block + FLOAT64_SUM_BLOCK : points->n;
+      double block_w = 0.0, block_wz = 0.0;
+      for (size_t i = block; i < end; i++)
+        {
+          double dx = points->x[i] - qx, dy = points->y[i] - qy;
+          double w = relative_weight (dx * dx + dy * dy, d2_nearest, exponent, whole_power);
+          block_w += w;
+          block_wz += w * points->z[i];
+        }
+      sum_w += block_w;
+      sum_wz += block_wz;
     }
   return sum_wz / sum_w;
 }
@@ -101,11 +112,11 @@ static double
 nearest_float64 (const shepard_point_set *points, const double *d2, const size_t *index, size_t count,
                  double exponent)
 {
-  int integer_power = integer_power_of (exponent);
+  int whole_power = whole_power_of (exponent);
   double sum_w = 0.0, sum_wz = 0.0;
   for (size_t j = 0; j < count; j++)
     {
-      double w = relative_weight (d2[j], d2[0], exponent, integer_power);
+      double w = relative_weight (d2[j], d2[0], exponent, whole_power);
       sum_w += w;
       sum_wz += w * points->z[index[j]];
     }

@@ -184,11 +184,15 @@ expected_distance (const shepard_engine *engine, const shepard_params *params, d
       which = "bounding rectangle";
       break;
     }
+  if (points->collinear)
+    return shepard_fail (error, SHEPARD_ERROR_DEGENERATE_AREA,
+                         "AIDW needs the area of the study region, but the %zu data point%s lie%s on one line or at "
+                         "one spot and span no area. Give the study area in square map units (area=A).",
+                         points->n, points->n == 1 ? "" : "s", points->n == 1 ? "s" : "");
   if (!(area > 0.0))
     return shepard_fail (error, SHEPARD_ERROR_DEGENERATE_AREA,
-                         "AIDW needs the area of the study region, but the %zu data point%s lie%s on a line or at one "
-                         "spot, so their %s has no area. Give the study area in square map units (area=A).",
-                         points->n, points->n == 1 ? "" : "s", points->n == 1 ? "s" : "", which);
+                         "AIDW needs the area of the study region, but the data points' %s has no area. Give the "
+                         "study area in square map units (area=A).", which);
   *r_exp = shepard_aidw_expected_distance (points->n, area);
   return SHEPARD_OK;
 }

@@ -15,6 +15,38 @@ aligned_floats (size_t count)
   return aligned_alloc (64, bytes);
 }
 
+/* Points on one line span no area even where their bounding rectangle does (a diagonal line), and AIDW's expected
+ * nearest-neighbour distance means nothing for them. */
+static bool
+points_are_collinear (const shepard_point_set *set)
+{
+  size_t anchor = 0, far = 0;
+  for (size_t i = 1; i < set->n; i++)
+    if (set->x[i] < set->x[anchor] || (set->x[i] == set->x[anchor] && set->y[i] < set->y[anchor]))
+      anchor = i;
+  double far_d2 = 0.0;
+  for (size_t i = 0; i < set->n; i++)
+    {
+      double dx = set->x[i] - set->x[anchor], dy = set->y[i] - set->y[anchor];
+      if (dx * dx + dy * dy > far_d2)
+        {
+          far_d2 = dx * dx + dy * dy;
+          far = i;
+        }
+    }
+  if (far_d2 == 0.0)
+    return true;
+  double ux = set->x[far] - set->x[anchor], uy = set->y[far] - set->y[anchor];
+  double tolerance = 1e-9 * far_d2; /* |cross| / |u| <= 1e-9 |u| */
+  for (size_t i = 0; i < set->n; i++)
+    {
+      double cross = ux * (set->y[i] - set->y[anchor]) - uy * (set->x[i] - set->x[anchor]);
+      if (fabs (cross) > tolerance)
+        return false;
+    }
+  return true;
+}
+
 shepard_status
 shepard_point_set_init (shepard_point_set *set, const double *x, const double *y, const double *z, size_t n,
                         shepard_error *error)
@@ -84,6 +116,7 @@ shepard_point_set_init (shepard_point_set *set, const double *x, const double *y
       set->y_lo[i] = (float) (ly - (double) set->y_hi[i]);
       set->z32[i] = (float) set->z[i];
     }
+  set->collinear = points_are_collinear (set);
   return SHEPARD_OK;
 }
 

@@ -18,6 +18,7 @@ typedef struct {
   /* local frame in float32, each coordinate as hi + lo so that differences of nearby points stay exact */
   float *x_hi, *x_lo, *y_hi, *y_lo, *z32;
   size_t n_padded;
+  bool collinear; /* every point within 1e-9 of the layout's length from one line (or all at one spot) */
 } shepard_point_set;
 
 shepard_status shepard_point_set_init (shepard_point_set *set, const double *x, const double *y, const double *z,

@@ -66,7 +66,7 @@ typedef enum {
 enum {
   SHEPARD_NEIGHBORS_ALL = 0, /* weight over all data points: the papers' method */
   SHEPARD_AIDW_LEVELS = 5,
-  SHEPARD_MAX_NEIGHBORS = 1024, /* upper bound of k and of the N-nearest neighbourhood */
+  SHEPARD_MAX_NEIGHBORS = 1024, /* upper bound of shepard_params.k and .neighbors (shepard_engine_nearest takes any k) */
 };
 
 typedef struct {
@@ -87,8 +87,8 @@ typedef struct {
   size_t width, height;
 } shepard_grid;
 
-/* Caller-owned outputs, one value per query (row-major for a grid). alpha and r_obs may be NULL. For IDW, alpha is
- * filled with the power p and r_obs is left untouched. */
+/* Caller-owned outputs, one value per query (row-major for a grid). alpha and r_obs may be NULL. With IDW the engine
+ * writes the power p into every alpha and does not touch r_obs. */
 typedef struct {
   double *values;
   double *alpha; /* AIDW: the adaptive power used at each query */
@@ -143,8 +143,9 @@ shepard_status shepard_engine_interpolate_points (shepard_engine *engine, const 
                                                   const shepard_outputs *outputs, shepard_progress_fn progress,
                                                   void *progress_data, shepard_error *error);
 
-/* Exact k nearest neighbours of each query through the engine's even grid: squared distances ascending, k per query
- * (k > n uses n; the rest of each row is +inf) and, when indices is not NULL, the data point index of each. */
+/* Exact k nearest neighbours (any k >= 1) of each query through the engine's even grid: squared distances ascending,
+ * k per query (k > n uses n; the rest of each row is +inf, index SIZE_MAX) and, when indices is not NULL, the data
+ * point index of each. Ties are ordered by index. */
 shepard_status shepard_engine_nearest (shepard_engine *engine, const double *query_x, const double *query_y,
                                        size_t n_queries, int k, double *squared_distances, size_t *indices,
                                        shepard_error *error);
