@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "engine-test-support.h"
+
+#include <math.h>
+
+shepard_backend
+test_backend (void)
+{
+  const char *name = g_getenv ("SHEPARD_TEST_BACKEND");
+  if (name == NULL || g_str_equal (name, "cpu"))
+    return SHEPARD_BACKEND_CPU;
+  if (g_str_equal (name, "cuda"))
+    return SHEPARD_BACKEND_CUDA;
+  if (g_str_equal (name, "auto"))
+    return SHEPARD_BACKEND_AUTO;
+  g_error ("SHEPARD_TEST_BACKEND must be cpu, cuda or auto, not \"%s\"", name);
+}
+
+shepard_engine *
+engine_new_with_points (shepard_precision precision, int threads, const point_set *points)
+{
+  shepard_error error = { 0 };
+  shepard_engine *engine = shepard_engine_new (test_backend (), precision, threads, &error);
+  if (engine == NULL)
+    g_test_message ("engine said (%s): %s", shepard_status_name (error.code), error.message);
+  g_assert_nonnull (engine);
+  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  return engine;
+}
+
+const char *
+precision_name (shepard_precision precision)
+{
+  return precision == SHEPARD_PRECISION_FLOAT32 ? "float32" : "float64";
+}
+
+double
+point_set_value_scale (const point_set *points)
+{
+  double scale = 0.0;
+  for (size_t i = 0; i < points->count; i++)
+    scale = fmax (scale, fabs (points->z[i]));
+  return scale;
+}
+
+void
+deviation_tally_init (deviation_tally *tally, const char *what, double tolerance)
+{
+  *tally = (deviation_tally) { .what = what, .tolerance = tolerance, .worst = -1.0 };
+}
+
+void
+deviation_tally_add (deviation_tally *tally, size_t index, double actual, double expected, double scale)
+{
+  double deviation = isfinite (actual) ? fabs (actual - expected) / scale : INFINITY;
+  tally->compared++;
+  if (deviation > tally->worst)
+    {
+      tally->worst = deviation;
+      tally->worst_index = index;
+      tally->worst_actual = actual;
+      tally->worst_expected = expected;
+    }
+}
+
+void
+deviation_tally_check (const deviation_tally *tally)
+{
+  g_assert_cmpuint (tally->compared, >, 0);
+  g_test_message ("%s: %zu compared, worst deviation %.3g (tolerance %.3g) at #%zu: %.17g, expected %.17g",
+                  tally->what, tally->compared, tally->worst, tally->tolerance, tally->worst_index,
+                  tally->worst_actual, tally->worst_expected);
+  g_assert_cmpfloat (tally->worst, <=, tally->tolerance);
+}

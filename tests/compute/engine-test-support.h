@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What every engine test needs: engines with points, status assertions that show the engine's message, and a tally
+ * of the worst deviation from an expectation. */
+#ifndef ENGINE_TEST_SUPPORT_H
+#define ENGINE_TEST_SUPPORT_H
+
+#include <glib.h>
+#include <string.h>
+
+#include "point-layouts.h"
+#include "shepard-engine.h"
+
+/* Asserts the status, and on an error that the engine filled the error with that code and a message. */
+#define assert_engine_status(status, error, expected)                                                            \
+  G_STMT_START                                                                                                   \
+  {                                                                                                              \
+    shepard_status actual_status_ = (status);                                                                    \
+    if (actual_status_ != SHEPARD_OK)                                                                            \
+      g_test_message ("engine said (%s): %s", shepard_status_name (actual_status_), (error)->message);           \
+    g_assert_cmpstr (shepard_status_name (actual_status_), ==, shepard_status_name (expected));                  \
+    if ((expected) != SHEPARD_OK)                                                                                \
+      {                                                                                                          \
+        g_assert_cmpint ((error)->code, ==, (expected));                                                         \
+        g_assert_cmpuint (strnlen ((error)->message, sizeof (error)->message), >, 0);                            \
+        g_assert_cmpuint (strnlen ((error)->message, sizeof (error)->message), <, sizeof (error)->message);      \
+      }                                                                                                          \
+  }                                                                                                              \
+  G_STMT_END
+
+/* The backend the engine tests run on: SHEPARD_TEST_BACKEND=cpu|cuda|auto, the CPU when unset. */
+shepard_backend test_backend (void);
+
+/* A new engine on test_backend () holding the points; fails the test if either step fails. */
+shepard_engine *engine_new_with_points (shepard_precision precision, int threads, const point_set *points);
+
+const char *precision_name (shepard_precision precision);
+
+/* Largest |z|: the scale of a field, against which value errors are measured (a weighted mean of values can come
+ * arbitrarily close to zero, so an error relative to the result itself would mean nothing there). */
+double point_set_value_scale (const point_set *points);
+
+typedef struct {
+  const char *what;
+  double tolerance;
+  double worst;
+  size_t worst_index;
+  double worst_actual;
+  double worst_expected;
+  size_t compared;
+} deviation_tally;
+
+void deviation_tally_init (deviation_tally *tally, const char *what, double tolerance);
+/* Records |actual - expected| / scale; a non-finite actual counts as an infinite deviation. */
+void deviation_tally_add (deviation_tally *tally, size_t index, double actual, double expected, double scale);
+/* Reports the worst deviation and fails the test if it exceeds the tolerance. */
+void deviation_tally_check (const deviation_tally *tally);
+
+#endif /* ENGINE_TEST_SUPPORT_H */
