@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "cli-harness.h"
+
+#include <glib/gstdio.h>
+#include <sys/wait.h>
+
+static char *tool_path;
+
+void
+cli_harness_init (int *argc, char ***argv)
+{
+  g_test_init (argc, argv, NULL);
+
+  for (int i = 1; i < *argc; i++)
+    {
+      if ((*argv)[i][0] != '-')
+        {
+          tool_path = g_strdup ((*argv)[i]);
+          return;
+        }
+    }
+
+  tool_path = g_strdup (CLI_DEFAULT_TOOL_PATH);
+}
+
+const char *
+cli_tool_path (void)
+{
+  return tool_path;
+}
+
+char *
+cli_source_path (const char *relative)
+{
+  const char *source_root = g_getenv ("SHEPARD_SOURCE_ROOT");
+
+  return g_build_filename (source_root != NULL ? source_root : CLI_DEFAULT_SOURCE_ROOT, relative, NULL);
+}
+
+CliRun *
+cli_run (const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  CliRun *run = g_new0 (CliRun, 1);
+  int wait_status = 0;
+
+  g_ptr_array_add (argv, tool_path);
+  for (const char *const *arg = args; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (gpointer) *arg);
+  g_ptr_array_add (argv, NULL);
+
+  g_autofree char *command_line = g_strjoinv (" ", (char **) argv->pdata);
+  g_test_message ("running: %s", command_line);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &run->standard_output,
+                &run->standard_error, &wait_status, &error);
+  g_assert_no_error (error);
+
+  run->exited = WIFEXITED (wait_status);
+  run->exit_code = run->exited ? WEXITSTATUS (wait_status) : -1;
+  return run;
+}
+
+void
+cli_run_free (CliRun *run)
+{
+  g_free (run->standard_output);
+  g_free (run->standard_error);
+  g_free (run);
+}
+
+void
+cli_assert_success (const CliRun *run)
+{
+  if (!run->exited || run->exit_code != 0)
+    g_test_message ("stderr of the failed run:\n%s", run->standard_error);
+  g_assert_true (run->exited);
+  g_assert_cmpint (run->exit_code, ==, 0);
+}
+
+char *
+cli_make_temp_dir (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *path = g_dir_make_tmp ("shepard-cli-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return path;
+}
+
+void
+cli_remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          cli_remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    {
+      g_remove (path);
+    }
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+char *
+cli_list_dir (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) dir = g_dir_open (path, 0, &error);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv ("\n", (char **) names->pdata);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Running shepard-grid from the tests and keeping their files apart. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gboolean exited; /* FALSE when a signal ended the process */
+  int exit_code;
+  char *standard_output;
+  char *standard_error;
+} CliRun;
+
+/* g_test_init, then the tool under test: the first argument left after GLib's own (meson passes the built
+ * executable), else the one of the build tree the tests were built in. */
+void cli_harness_init (int *argc, char ***argv);
+
+const char *cli_tool_path (void);
+
+/* A file of the source tree ($SHEPARD_SOURCE_ROOT, else the one the tests were built from), e.g. "data/meuse.csv". */
+char *cli_source_path (const char *relative);
+
+/* Runs the tool with these arguments (NULL-terminated, without the program name) and waits for it. */
+CliRun *cli_run (const char *const *args);
+void cli_run_free (CliRun *run);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliRun, cli_run_free)
+
+/* Fails the test unless the run exited with status 0; shows its stderr when it did not. */
+void cli_assert_success (const CliRun *run);
+
+/* A new empty directory under the system's temporary directory; cli_remove_tree removes it again. */
+char *cli_make_temp_dir (void);
+void cli_remove_tree (const char *path);
+
+/* The names in a directory, sorted, as one string joined by '\n' ("" when empty). */
+char *cli_list_dir (const char *path);
+
+G_END_DECLS
