@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The parameter sets and the AIDW formulas of Mei, Xu & Xu (2016), as ../shared/DESIGN.md states them. */
+#include "aidw-formulas.h"
 #include "engine-private.h"
 
 #include <math.h>
@@ -75,32 +76,17 @@ shepard_params_validate (const shepard_params *params, shepard_error *error)
 double
 shepard_aidw_expected_distance (size_t n_points, double area)
 {
-  return 1.0 / (2.0 * sqrt ((double) n_points / area));
+  return shepard_formula_expected_distance ((double) n_points, area);
 }
 
 double
 shepard_aidw_membership (double r, double r_min, double r_max)
 {
-  if (r <= r_min)
-    return 0.0;
-  if (r >= r_max)
-    return 1.0;
-  /* The paper writes pi / Rmax * (R - Rmin); dividing by (Rmax - Rmin) agrees at Rmin = 0 and stays continuous. */
-  return 0.5 - 0.5 * cos (3.14159265358979323846 * (r - r_min) / (r_max - r_min));
+  return shepard_formula_membership (r, r_min, r_max);
 }
 
 double
 shepard_aidw_alpha (double mu, const double alpha[SHEPARD_AIDW_LEVELS])
 {
-  if (mu <= 0.1)
-    return alpha[0];
-  if (mu <= 0.3)
-    return alpha[0] * (1.0 - 5.0 * (mu - 0.1)) + 5.0 * alpha[1] * (mu - 0.1);
-  if (mu <= 0.5)
-    return 5.0 * alpha[2] * (mu - 0.3) + alpha[1] * (1.0 - 5.0 * (mu - 0.3));
-  if (mu <= 0.7)
-    return alpha[2] * (1.0 - 5.0 * (mu - 0.5)) + 5.0 * alpha[3] * (mu - 0.5);
-  if (mu <= 0.9)
-    return 5.0 * alpha[4] * (mu - 0.7) + alpha[3] * (1.0 - 5.0 * (mu - 0.7));
-  return alpha[4];
+  return shepard_formula_alpha (mu, alpha);
 }

@@ -20,6 +20,21 @@ clamp_cell (double position, size_t cells)
   return (size_t) position;
 }
 
+void
+shepard_even_grid_geometry (double x_min, double y_min, double x_max, double y_max, size_t n, double *cell_size,
+                            size_t *nx, size_t *ny)
+{
+  double width = x_max - x_min, height = y_max - y_min;
+  double cells = fmax (1.0, (double) n / POINTS_PER_CELL);
+  /* The second term keeps long thin layouts from having more cells than points. */
+  double size = fmax (sqrt (width * height / cells), fmax (width, height) / cells);
+  if (!(size > 0.0))
+    size = 1.0;
+  *cell_size = size;
+  *nx = (size_t) (width / size) + 1;
+  *ny = (size_t) (height / size) + 1;
+}
+
 shepard_status
 shepard_even_grid_build (shepard_even_grid *grid, const double *x, const double *y, size_t n, shepard_error *error)
 {
@@ -32,19 +47,10 @@ shepard_even_grid_build (shepard_even_grid *grid, const double *x, const double 
       y_min = fmin (y_min, y[i]);
       y_max = fmax (y_max, y[i]);
     }
-  double width = x_max - x_min, height = y_max - y_min;
-  double cells = fmax (1.0, (double) n / POINTS_PER_CELL);
-  /* The second term keeps long thin layouts from having more cells than points. */
-  double cell_size = fmax (sqrt (width * height / cells), fmax (width, height) / cells);
-  if (!(cell_size > 0.0))
-    cell_size = 1.0;
-
   grid->n = n;
   grid->x0 = x_min;
   grid->y0 = y_min;
-  grid->cell_size = cell_size;
-  grid->nx = (size_t) (width / cell_size) + 1;
-  grid->ny = (size_t) (height / cell_size) + 1;
+  shepard_even_grid_geometry (x_min, y_min, x_max, y_max, n, &grid->cell_size, &grid->nx, &grid->ny);
   size_t n_cells = grid->nx * grid->ny;
 
   grid->cell_start = calloc (n_cells + 1, sizeof *grid->cell_start);
@@ -61,7 +67,7 @@ shepard_even_grid_build (shepard_even_grid *grid, const double *x, const double 
     }
 
   /* Counting sort by cell: count, exclusive scan, scatter. */
-  double inverse = 1.0 / cell_size;
+  double inverse = 1.0 / grid->cell_size;
   for (size_t i = 0; i < n; i++)
     {
       size_t cx = clamp_cell ((x[i] - x_min) * inverse, grid->nx);

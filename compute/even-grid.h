@@ -17,6 +17,11 @@ typedef struct {
   size_t n;
 } shepard_even_grid;
 
+/* Cell size and counts for n points in the box [x_min, x_max] x [y_min, y_max]: about three points per cell. The
+ * CUDA backend builds its grid with the same geometry. */
+void shepard_even_grid_geometry (double x_min, double y_min, double x_max, double y_max, size_t n, double *cell_size,
+                                 size_t *nx, size_t *ny);
+
 shepard_status shepard_even_grid_build (shepard_even_grid *grid, const double *x, const double *y, size_t n,
                                         shepard_error *error);
 void shepard_even_grid_clear (shepard_even_grid *grid);

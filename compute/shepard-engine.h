@@ -99,9 +99,10 @@ typedef struct {
  * engine function, at least every ~100 ms while work runs. */
 typedef bool (*shepard_progress_fn) (double fraction, const char *message, void *user_data);
 
-/* Distances below this fraction of the data extent (the larger side of the points' bounding box) count as
- * coincident: such a query takes the mean value of the coincident data points. */
-#define SHEPARD_COINCIDENT_TOLERANCE 1e-9
+/* Distances up to this fraction of the data extent (the larger side of the points' bounding box; 1 cm over 100 km)
+ * count as coincident: such a query takes the mean value of the coincident data points. It lies well above float32
+ * rounding in the engine's local frame, so no other distance computes as zero. */
+#define SHEPARD_COINCIDENT_TOLERANCE 1e-7
 
 typedef struct shepard_engine shepard_engine;
 
