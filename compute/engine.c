@@ -2,10 +2,13 @@
 /* The engine object: backend choice, the points and their search grid, and validation of every call. */
 #include "shepard-engine.h"
 
+#include "shepard-compute-config.h"
 #include "cpu-backend.h"
 #include "engine-private.h"
+#if SHEPARD_HAVE_CUDA
+#include "cuda-backend.h"
+#endif
 #include "parallel.h"
-#include "shepard-compute-config.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +21,9 @@ struct shepard_engine {
   int threads;
   char description[256];
   const shepard_cpu_kernels *kernels;
+#if SHEPARD_HAVE_CUDA
+  shepard_cuda_backend *cuda; /* NULL on the CPU backend */
+#endif
   bool has_points;
   shepard_point_set points;
   shepard_even_grid grid;
@@ -45,26 +51,65 @@ shepard_engine_new (shepard_backend backend, shepard_precision precision, int th
     }
 
   const char *fallback_reason = NULL;
+  char reason[224];
   switch (backend)
     {
     case SHEPARD_BACKEND_CPU:
       break;
     case SHEPARD_BACKEND_AUTO:
-#if !SHEPARD_HAVE_CUDA
-      fallback_reason = "this build has no CUDA backend";
+    case SHEPARD_BACKEND_CUDA:
+#if SHEPARD_HAVE_CUDA
+      if (precision == SHEPARD_PRECISION_FLOAT64)
+        {
+          if (backend == SHEPARD_BACKEND_CUDA)
+            {
+              shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                            "The CUDA backend computes in float32; use the CPU backend for float64.");
+              return NULL;
+            }
+          fallback_reason = "float64 runs on the CPU";
+          break;
+        }
+      {
+        shepard_cuda_backend *cuda = NULL;
+        shepard_error cuda_error = { SHEPARD_OK, "" };
+        if (shepard_cuda_backend_new (&cuda, &cuda_error) == SHEPARD_OK)
+          {
+            shepard_engine *engine = calloc (1, sizeof *engine);
+            if (!engine)
+              {
+                shepard_cuda_backend_free (cuda);
+                shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the interpolation engine.");
+                return NULL;
+              }
+            engine->backend = SHEPARD_BACKEND_CUDA;
+            engine->precision = SHEPARD_PRECISION_FLOAT32;
+            engine->threads = threads > 0 ? threads : shepard_cpu_count ();
+            engine->kernels = shepard_cpu_kernels_select ();
+            engine->cuda = cuda;
+            snprintf (engine->description, sizeof engine->description, "CUDA: %s",
+                      shepard_cuda_backend_device_name (cuda));
+            return engine;
+          }
+        if (backend == SHEPARD_BACKEND_CUDA)
+          {
+            if (error)
+              *error = cuda_error;
+            return NULL;
+          }
+        snprintf (reason, sizeof reason, "no CUDA: %.200s", cuda_error.message);
+        fallback_reason = reason;
+      }
 #else
-      fallback_reason = "the CUDA backend is not part of this version yet";
+      if (backend == SHEPARD_BACKEND_CUDA)
+        {
+          shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
+                        "This build of Shepard has no CUDA backend (it was built without nvcc); use the CPU backend.");
+          return NULL;
+        }
+      fallback_reason = "this build has no CUDA backend";
 #endif
       break;
-    case SHEPARD_BACKEND_CUDA:
-#if !SHEPARD_HAVE_CUDA
-      shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
-                    "This build of Shepard has no CUDA backend (it was built without nvcc); use the CPU backend.");
-#else
-      shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
-                    "The CUDA backend is not part of this version of Shepard yet; use the CPU backend.");
-#endif
-      return NULL;
     default:
       shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "Unknown backend %d.", (int) backend);
       return NULL;
@@ -107,6 +152,9 @@ shepard_engine_free (shepard_engine *engine)
   if (!engine)
     return;
   clear_points (engine);
+#if SHEPARD_HAVE_CUDA
+  shepard_cuda_backend_free (engine->cuda);
+#endif
   free (engine);
 }
 
@@ -133,6 +181,14 @@ shepard_engine_set_points (shepard_engine *engine, const double *x, const double
   if (status != SHEPARD_OK)
     return status;
   status = shepard_even_grid_build (&engine->grid, engine->points.x, engine->points.y, n_points, error);
+#if SHEPARD_HAVE_CUDA
+  if (status == SHEPARD_OK && engine->cuda)
+    {
+      status = shepard_cuda_backend_set_points (engine->cuda, &engine->points, error);
+      if (status != SHEPARD_OK)
+        shepard_even_grid_clear (&engine->grid);
+    }
+#endif
   if (status != SHEPARD_OK)
     {
       shepard_point_set_clear (&engine->points);
@@ -216,6 +272,13 @@ interpolate (shepard_engine *engine, const shepard_params *params, const shepard
       if (status != SHEPARD_OK)
         return status;
     }
+#if SHEPARD_HAVE_CUDA
+  /* Neighbourhoods beyond what the GPU keeps in registers run on the CPU. */
+  if (engine->cuda && params->neighbors <= SHEPARD_CUDA_MAX_NEIGHBORS
+      && (params->method != SHEPARD_METHOD_AIDW || params->k <= SHEPARD_CUDA_MAX_NEIGHBORS))
+    return shepard_cuda_interpolate (engine->cuda, &engine->points, params, r_exp, queries, outputs, progress,
+                                     progress_data, error);
+#endif
   shepard_cpu_backend backend = cpu_backend_of (engine);
   return shepard_cpu_interpolate (&backend, params, r_exp, queries, outputs, progress, progress_data, error);
 }
@@ -277,6 +340,11 @@ shepard_engine_nearest (shepard_engine *engine, const double *query_x, const dou
     if (!isfinite (query_x[i]) || !isfinite (query_y[i]))
       return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
                            "Query point %zu has a coordinate that is not a finite number.", i);
+#if SHEPARD_HAVE_CUDA
+  if (engine->cuda && k <= SHEPARD_CUDA_MAX_NEIGHBORS)
+    return shepard_cuda_nearest (engine->cuda, &engine->points, query_x, query_y, n_queries, (size_t) k,
+                                 squared_distances, indices, error);
+#endif
   shepard_cpu_backend backend = cpu_backend_of (engine);
   return shepard_cpu_nearest (&backend, query_x, query_y, n_queries, (size_t) k, squared_distances, indices, error);
 }

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The CUDA backend of the engine, behind a C API (the .cu files implement it; nothing C++ crosses this header).
+ *
+ * Two stages, as Mei, Xu & Xu (2016): (1) exact kNN over an even grid built on the device (points sorted by cell with
+ * a counting pass, cell starts by a scan), which also yields AIDW's alpha, the nearest distance and coincident points;
+ * fused with it, the weighting over the N nearest; (2) the weighting over all points, naive or shared-memory tiled,
+ * with the points in SoA or AoaS (float4) layout. The points stay on the device between calls; work runs on the
+ * backend's stream in bands of queries so that progress and cancel are answered within about 100 ms. */
+#ifndef SHEPARD_CUDA_BACKEND_H
+#define SHEPARD_CUDA_BACKEND_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "cpu-backend.h"
+
+typedef struct shepard_cuda_backend shepard_cuda_backend;
+
+/* k and N above this run on the CPU backend (the engine routes them there). */
+enum { SHEPARD_CUDA_MAX_NEIGHBORS = 64 };
+
+typedef enum {
+  SHEPARD_CUDA_WEIGHTING_TILED, /* shared-memory tiles, several queries per thread: the default */
+  SHEPARD_CUDA_WEIGHTING_NAIVE, /* one query per thread, points straight from global memory (Mei 2014) */
+} shepard_cuda_weighting;
+
+typedef enum {
+  SHEPARD_CUDA_LAYOUT_AOAS, /* float4 {x, y, z, 0}: the default */
+  SHEPARD_CUDA_LAYOUT_SOA,  /* separate x, y, z arrays */
+} shepard_cuda_layout;
+
+typedef enum {
+  SHEPARD_CUDA_KNN_GRID,  /* even grid, expanding rings: the default */
+  SHEPARD_CUDA_KNN_BRUTE, /* every point for every query, in-thread (Mei 2015): for the benchmark only */
+} shepard_cuda_knn;
+
+typedef struct {
+  shepard_cuda_weighting weighting;
+  shepard_cuda_layout layout;
+  shepard_cuda_knn knn;
+} shepard_cuda_variant;
+
+/* Device time of the last interpolate call, in milliseconds, by stage (CUDA events on the backend's stream). */
+typedef struct {
+  double upload_ms;    /* query coordinates to the device (point lists only) */
+  double knn_ms;       /* stage 1, including the fused N-nearest weighting */
+  double weighting_ms; /* stage 2, all points */
+  double download_ms;  /* results back to the host */
+} shepard_cuda_timings;
+
+/* Fails with SHEPARD_ERROR_NO_DEVICE (and the reason) when no usable CUDA device is present. */
+shepard_status shepard_cuda_backend_new (shepard_cuda_backend **backend, shepard_error *error);
+void shepard_cuda_backend_free (shepard_cuda_backend *backend);
+
+/* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" */
+const char *shepard_cuda_backend_device_name (const shepard_cuda_backend *backend);
+
+/* Uploads the points (their local frame) and builds the even grid on the device. */
+shepard_status shepard_cuda_backend_set_points (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                                shepard_error *error);
+
+void shepard_cuda_backend_set_variant (shepard_cuda_backend *backend, const shepard_cuda_variant *variant);
+
+/* As shepard_cpu_interpolate: params valid, r_exp in given units. */
+shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                         const shepard_params *params, double r_exp,
+                                         const shepard_query_set *queries, const shepard_outputs *outputs,
+                                         shepard_progress_fn progress, void *progress_data, shepard_error *error);
+
+shepard_status shepard_cuda_nearest (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                     const double *query_x, const double *query_y, size_t n_queries, size_t k,
+                                     double *squared_distances, size_t *indices, shepard_error *error);
+
+void shepard_cuda_backend_last_timings (const shepard_cuda_backend *backend, shepard_cuda_timings *timings);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Host side of the CUDA backend: the device, its memory (kept between calls), bands of queries on one stream, and
+// every CUDA error turned into a shepard_error. Nothing throws across the C API.
+#include "cuda-internal.cuh"
+
+#include <math.h>
+#include <new>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "../engine-private.h"
+#include "../even-grid.h"
+}
+
+using namespace shepard_cuda;
+
+namespace {
+
+// Work per launch of stage 2, in query x point pairs: well under 100 ms of device time, so progress and cancel stay
+// prompt. A launch weighs a chunk of the points for every query of the band, which keeps the device full.
+constexpr double kTiledPairsPerLaunch = 1e11;
+constexpr double kNaivePairsPerLaunch = 1e10;
+constexpr size_t kMaxQueriesPerBand = (size_t) 1 << 22;
+constexpr size_t kChunkGranule = 256;
+
+template <typename T>
+void
+release (T *&pointer)
+{
+  if (pointer)
+    cudaFree (pointer);
+  pointer = nullptr;
+}
+
+struct Band {
+  size_t capacity = 0;
+  float *value = nullptr, *exponent = nullptr, *offset = nullptr, *alpha = nullptr, *r_obs = nullptr;
+  double *sum_w = nullptr, *sum_wz = nullptr;
+  unsigned char *done = nullptr;
+  double *query_x = nullptr, *query_y = nullptr;
+  float *host_value = nullptr, *host_alpha = nullptr, *host_r_obs = nullptr; // pinned
+  double *host_query_x = nullptr, *host_query_y = nullptr;                    // pinned
+};
+
+} // namespace
+
+struct shepard_cuda_backend {
+  int device = 0;
+  int multiprocessors = 1;
+  char device_name[256] = "";
+  cudaStream_t stream = nullptr;
+  cudaEvent_t marks[5] = {};
+  DevicePoints points;
+  DeviceGrid grid;
+  void *scan_storage = nullptr;
+  size_t scan_storage_bytes = 0;
+  Band band;
+  shepard_cuda_variant variant = { SHEPARD_CUDA_WEIGHTING_TILED, SHEPARD_CUDA_LAYOUT_AOAS, SHEPARD_CUDA_KNN_GRID };
+  shepard_cuda_timings timings = {};
+};
+
+static shepard_status
+cuda_failure (shepard_error *error, cudaError_t status, const char *what)
+{
+  cudaGetLastError (); // clear a sticky launch error so that the next call starts clean
+  if (status == cudaErrorMemoryAllocation)
+    return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY,
+                         "The GPU ran out of memory while %s; use fewer points, a smaller grid or the CPU backend.",
+                         what);
+  return shepard_fail (error, SHEPARD_ERROR_DEVICE, "CUDA failed while %s: %s (%s).", what, cudaGetErrorString (status),
+                       cudaGetErrorName (status));
+}
+
+#define CHECK(call, what)                                                                                             \
+  do                                                                                                                  \
+    {                                                                                                                 \
+      cudaError_t status_ = (call);                                                                                   \
+      if (status_ != cudaSuccess)                                                                                     \
+        return cuda_failure (error, status_, what);                                                                   \
+    }                                                                                                                 \
+  while (0)
+
+static void
+free_points (shepard_cuda_backend *backend)
+{
+  DevicePoints &p = backend->points;
+  release (p.hi_z);
+  release (p.lo);
+  release (p.x_hi);
+  release (p.y_hi);
+  release (p.x_lo);
+  release (p.y_lo);
+  release (p.z);
+  p.n = 0;
+  DeviceGrid &g = backend->grid;
+  release (g.cell_start);
+  release (g.sorted);
+  release (g.sorted_index);
+  release (g.sorted_z);
+}
+
+static void
+free_band (Band &band)
+{
+  release (band.value);
+  release (band.exponent);
+  release (band.offset);
+  release (band.alpha);
+  release (band.r_obs);
+  release (band.sum_w);
+  release (band.sum_wz);
+  release (band.done);
+  release (band.query_x);
+  release (band.query_y);
+  if (band.host_value)
+    cudaFreeHost (band.host_value);
+  if (band.host_alpha)
+    cudaFreeHost (band.host_alpha);
+  if (band.host_r_obs)
+    cudaFreeHost (band.host_r_obs);
+  if (band.host_query_x)
+    cudaFreeHost (band.host_query_x);
+  if (band.host_query_y)
+    cudaFreeHost (band.host_query_y);
+  band = Band ();
+}
+
+static shepard_status
+reserve_band (Band &band, size_t queries, shepard_error *error)
+{
+  if (queries <= band.capacity)
+    return SHEPARD_OK;
+  free_band (band);
+  CHECK (cudaMalloc (&band.value, queries * sizeof (float)), "reserving memory for a band of results");
+  CHECK (cudaMalloc (&band.exponent, queries * sizeof (float)), "reserving memory for a band of results");
+  CHECK (cudaMalloc (&band.offset, queries * sizeof (float)), "reserving memory for a band of results");
+  CHECK (cudaMalloc (&band.alpha, queries * sizeof (float)), "reserving memory for a band of results");
+  CHECK (cudaMalloc (&band.r_obs, queries * sizeof (float)), "reserving memory for a band of results");
+  CHECK (cudaMalloc (&band.sum_w, queries * sizeof (double)), "reserving memory for a band of results");
+  CHECK (cudaMalloc (&band.sum_wz, queries * sizeof (double)), "reserving memory for a band of results");
+  CHECK (cudaMalloc (&band.done, queries), "reserving memory for a band of results");
+  CHECK (cudaMalloc (&band.query_x, queries * sizeof (double)), "reserving memory for a band of queries");
+  CHECK (cudaMalloc (&band.query_y, queries * sizeof (double)), "reserving memory for a band of queries");
+  CHECK (cudaMallocHost (&band.host_value, queries * sizeof (float)), "reserving pinned host memory");
+  CHECK (cudaMallocHost (&band.host_alpha, queries * sizeof (float)), "reserving pinned host memory");
+  CHECK (cudaMallocHost (&band.host_r_obs, queries * sizeof (float)), "reserving pinned host memory");
+  CHECK (cudaMallocHost (&band.host_query_x, queries * sizeof (double)), "reserving pinned host memory");
+  CHECK (cudaMallocHost (&band.host_query_y, queries * sizeof (double)), "reserving pinned host memory");
+  band.capacity = queries;
+  return SHEPARD_OK;
+}
+
+static shepard_status
+backend_new (shepard_cuda_backend **out, shepard_error *error)
+{
+  *out = nullptr;
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount (&count);
+  if (status != cudaSuccess || count == 0)
+    {
+      cudaGetLastError ();
+      return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE, "No CUDA device is usable here (%s).",
+                           status != cudaSuccess ? cudaGetErrorString (status) : "no device found");
+    }
+  shepard_cuda_backend *backend = new (std::nothrow) shepard_cuda_backend ();
+  if (!backend)
+    return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the CUDA backend.");
+  cudaDeviceProp properties;
+  status = cudaGetDeviceProperties (&properties, backend->device);
+  if (status == cudaSuccess)
+    status = cudaSetDevice (backend->device);
+  if (status == cudaSuccess)
+    status = cudaStreamCreateWithFlags (&backend->stream, cudaStreamNonBlocking);
+  for (int i = 0; i < 5 && status == cudaSuccess; i++)
+    status = cudaEventCreate (&backend->marks[i]);
+  if (status != cudaSuccess)
+    {
+      shepard_cuda_backend_free (backend);
+      return cuda_failure (error, status, "starting the CUDA device");
+    }
+  backend->multiprocessors = properties.multiProcessorCount;
+  snprintf (backend->device_name, sizeof backend->device_name, "%.200s (sm_%d%d, %d SMs)", properties.name,
+            properties.major, properties.minor, properties.multiProcessorCount);
+  *out = backend;
+  return SHEPARD_OK;
+}
+
+static shepard_status
+set_points (shepard_cuda_backend *backend, const shepard_point_set *set, shepard_error *error)
+{
+  free_points (backend);
+  size_t n = set->n;
+  DevicePoints &p = backend->points;
+  float4 *hi_z = (float4 *) malloc (n * sizeof (float4));
+  float2 *lo = (float2 *) malloc (n * sizeof (float2));
+  if (!hi_z || !lo)
+    {
+      free (hi_z);
+      free (lo);
+      return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to stage %zu points for the GPU.", n);
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      hi_z[i] = make_float4 (set->x_hi[i], set->y_hi[i], set->z32[i], 0.0f);
+      lo[i] = make_float2 (set->x_lo[i], set->y_lo[i]);
+    }
+  cudaError_t status = cudaMalloc (&p.hi_z, n * sizeof (float4));
+  if (status == cudaSuccess)
+    status = cudaMalloc (&p.lo, n * sizeof (float2));
+  float **soa[] = { &p.x_hi, &p.y_hi, &p.x_lo, &p.y_lo, &p.z };
+  const float *host_soa[] = { set->x_hi, set->y_hi, set->x_lo, set->y_lo, set->z32 };
+  for (int a = 0; a < 5 && status == cudaSuccess; a++)
+    status = cudaMalloc (soa[a], n * sizeof (float));
+  if (status == cudaSuccess)
+    status = cudaMemcpyAsync (p.hi_z, hi_z, n * sizeof (float4), cudaMemcpyHostToDevice, backend->stream);
+  if (status == cudaSuccess)
+    status = cudaMemcpyAsync (p.lo, lo, n * sizeof (float2), cudaMemcpyHostToDevice, backend->stream);
+  for (int a = 0; a < 5 && status == cudaSuccess; a++)
+    status = cudaMemcpyAsync (*soa[a], host_soa[a], n * sizeof (float), cudaMemcpyHostToDevice, backend->stream);
+  if (status == cudaSuccess)
+    status = cudaStreamSynchronize (backend->stream);
+  free (hi_z);
+  free (lo);
+  if (status != cudaSuccess)
+    {
+      free_points (backend);
+      return cuda_failure (error, status, "copying the points to the GPU");
+    }
+  p.n = n;
+
+  double x_min = (set->x_min - set->origin_x) * set->scale, x_max = (set->x_max - set->origin_x) * set->scale;
+  double y_min = (set->y_min - set->origin_y) * set->scale, y_max = (set->y_max - set->origin_y) * set->scale;
+  double cell_size;
+  size_t nx, ny;
+  shepard_even_grid_geometry (x_min, y_min, x_max, y_max, n, &cell_size, &nx, &ny);
+  DeviceGrid &g = backend->grid;
+  size_t cells = nx * ny;
+  status = cudaMalloc (&g.cell_start, (cells + 1) * sizeof (unsigned));
+  if (status == cudaSuccess)
+    status = cudaMalloc (&g.sorted, n * sizeof (float4));
+  if (status == cudaSuccess)
+    status = cudaMalloc (&g.sorted_index, n * sizeof (unsigned));
+  if (status == cudaSuccess)
+    status = cudaMalloc (&g.sorted_z, n * sizeof (float));
+  if (status == cudaSuccess)
+    status = build_grid (p, g, x_min, y_min, cell_size, (int) nx, (int) ny, &backend->scan_storage,
+                         &backend->scan_storage_bytes, backend->stream);
+  if (status == cudaSuccess)
+    status = cudaStreamSynchronize (backend->stream);
+  if (status != cudaSuccess)
+    {
+      free_points (backend);
+      return cuda_failure (error, status, "building the search grid on the GPU");
+    }
+  return SHEPARD_OK;
+}
+
+static QuerySource
+grid_source (const shepard_point_set *set, const shepard_grid *grid)
+{
+  QuerySource source;
+  source.is_grid = true;
+  source.x_left = (grid->x_min - set->origin_x) * set->scale;
+  source.y_top = (grid->y_max - set->origin_y) * set->scale;
+  source.dx = grid->dx * set->scale;
+  source.dy = grid->dy * set->scale;
+  source.width = (int) grid->width;
+  return source;
+}
+
+static double
+elapsed_ms (cudaEvent_t from, cudaEvent_t to)
+{
+  float ms = 0.0f;
+  cudaEventElapsedTime (&ms, from, to);
+  return ms;
+}
+
+static shepard_status
+interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
+             const shepard_query_set *queries, const shepard_outputs *outputs, shepard_progress_fn progress,
+             void *progress_data, shepard_error *error)
+{
+  bool aidw = params->method == SHEPARD_METHOD_AIDW;
+  bool all_points = params->neighbors == SHEPARD_NEIGHBORS_ALL;
+  size_t n = set->n;
+  Stage1Params stage1 = {};
+  stage1.aidw = aidw;
+  stage1.k_density = aidw ? (int) ((size_t) params->k < n ? (size_t) params->k : n) : 0;
+  stage1.n_weighted = all_points ? 0 : (int) ((size_t) params->neighbors < n ? (size_t) params->neighbors : n);
+  stage1.k_search = stage1.k_density > stage1.n_weighted ? stage1.k_density : stage1.n_weighted;
+  if (stage1.k_search < 1)
+    stage1.k_search = 1;
+  if (stage1.k_search > SHEPARD_CUDA_MAX_NEIGHBORS)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                         "The CUDA backend searches at most %d neighbours, not %d; use the CPU backend.",
+                         SHEPARD_CUDA_MAX_NEIGHBORS, stage1.k_search);
+  stage1.power = (float) params->power;
+  for (int a = 0; a < 5; a++)
+    stage1.alpha[a] = params->alpha[a];
+  stage1.r_min = params->r_min;
+  stage1.r_max = params->r_max;
+  stage1.r_exp_local = r_exp * set->scale;
+  double extent_local = fmax (set->x_max - set->x_min, set->y_max - set->y_min) * set->scale;
+  if (!(extent_local > 0.0))
+    extent_local = set->scale;
+  double coincident = SHEPARD_COINCIDENT_TOLERANCE * extent_local;
+  stage1.coincident_d2 = (float) (coincident * coincident);
+  stage1.local_to_given = (float) (1.0 / set->scale);
+  bool inverse_square = !aidw && params->power == 2.0;
+
+  // Bands: whole raster rows, as many as fit the band buffers; stage 2 then goes through the points in chunks.
+  double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
+                                                                                        : kTiledPairsPerLaunch;
+  size_t band_queries = kMaxQueriesPerBand;
+  size_t width = queries->grid ? queries->grid->width : 1;
+  if (queries->grid)
+    {
+      size_t rows = band_queries / width;
+      band_queries = (rows < 1 ? 1 : rows) * width;
+    }
+  if (band_queries > queries->count)
+    band_queries = queries->count;
+  size_t chunk_points = (size_t) (pairs_per_launch / (double) band_queries);
+  chunk_points = (chunk_points / kChunkGranule + 1) * kChunkGranule;
+  shepard_status reserved = reserve_band (backend->band, band_queries, error);
+  if (reserved != SHEPARD_OK)
+    return reserved;
+  Band &band = backend->band;
+
+  QuerySource source;
+  if (queries->grid)
+    source = grid_source (set, queries->grid);
+  else
+    {
+      source.x = band.query_x;
+      source.y = band.query_y;
+    }
+  Stage1Outputs out = { band.value, band.done, band.exponent, band.offset, outputs->alpha ? band.alpha : nullptr,
+                        outputs->r_obs && aidw ? band.r_obs : nullptr, band.sum_w, band.sum_wz };
+  double total_work = (double) queries->count * (all_points ? (double) n : 1.0);
+  backend->timings = shepard_cuda_timings ();
+  cudaStream_t stream = backend->stream;
+  cudaEvent_t *marks = backend->marks;
+
+  if (progress && !progress (0.0, "Interpolating on the GPU", progress_data))
+    return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+  for (size_t first = 0; first < queries->count; first += band_queries)
+    {
+      size_t count = queries->count - first < band_queries ? queries->count - first : band_queries;
+      source.first_index = (long long) first;
+      source.count = (int) count;
+      CHECK (cudaEventRecord (marks[0], stream), "timing the GPU work");
+      if (!queries->grid)
+        {
+          for (size_t i = 0; i < count; i++)
+            {
+              band.host_query_x[i] = (queries->x[first + i] - set->origin_x) * set->scale;
+              band.host_query_y[i] = (queries->y[first + i] - set->origin_y) * set->scale;
+            }
+          CHECK (cudaMemcpyAsync (band.query_x, band.host_query_x, count * sizeof (double), cudaMemcpyHostToDevice,
+                                  stream), "copying query points to the GPU");
+          CHECK (cudaMemcpyAsync (band.query_y, band.host_query_y, count * sizeof (double), cudaMemcpyHostToDevice,
+                                  stream), "copying query points to the GPU");
+        }
+      CHECK (cudaEventRecord (marks[1], stream), "timing the GPU work");
+      CHECK (launch_stage1 (backend->grid, backend->points, source, stage1, out, backend->variant.knn, stream),
+             "searching the nearest neighbours on the GPU");
+      CHECK (cudaEventRecord (marks[2], stream), "timing the GPU work");
+      if (all_points)
+        for (size_t begin = 0; begin < n; begin += chunk_points)
+          {
+            PointChunk chunk = { begin, begin + chunk_points < n ? begin + chunk_points : n, begin == 0,
+                                 begin + chunk_points >= n };
+            CHECK (launch_stage2 (backend->points, source, out, chunk, inverse_square, backend->variant.weighting,
+                                  backend->variant.layout, backend->multiprocessors, stream),
+                   "weighing the points on the GPU");
+            if (progress && !chunk.last)
+              {
+                CHECK (cudaStreamSynchronize (stream), "weighing the points on the GPU");
+                double done = (double) first * (double) n + (double) count * (double) chunk.end;
+                if (!progress (done / total_work, "Interpolating on the GPU", progress_data))
+                  return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+              }
+          }
+      CHECK (cudaEventRecord (marks[3], stream), "timing the GPU work");
+      CHECK (cudaMemcpyAsync (band.host_value, band.value, count * sizeof (float), cudaMemcpyDeviceToHost, stream),
+             "copying results from the GPU");
+      if (out.alpha)
+        CHECK (cudaMemcpyAsync (band.host_alpha, band.alpha, count * sizeof (float), cudaMemcpyDeviceToHost, stream),
+               "copying results from the GPU");
+      if (out.r_obs)
+        CHECK (cudaMemcpyAsync (band.host_r_obs, band.r_obs, count * sizeof (float), cudaMemcpyDeviceToHost, stream),
+               "copying results from the GPU");
+      CHECK (cudaEventRecord (marks[4], stream), "timing the GPU work");
+      CHECK (cudaStreamSynchronize (stream), "running the interpolation on the GPU");
+
+      backend->timings.upload_ms += elapsed_ms (marks[0], marks[1]);
+      backend->timings.knn_ms += elapsed_ms (marks[1], marks[2]);
+      backend->timings.weighting_ms += elapsed_ms (marks[2], marks[3]);
+      backend->timings.download_ms += elapsed_ms (marks[3], marks[4]);
+      for (size_t i = 0; i < count; i++)
+        outputs->values[first + i] = band.host_value[i];
+      if (out.alpha)
+        for (size_t i = 0; i < count; i++)
+          outputs->alpha[first + i] = band.host_alpha[i];
+      else if (outputs->alpha)
+        for (size_t i = 0; i < count; i++)
+          outputs->alpha[first + i] = params->power;
+      if (out.r_obs)
+        for (size_t i = 0; i < count; i++)
+          outputs->r_obs[first + i] = band.host_r_obs[i];
+
+      double fraction = (double) (first + count) / (double) queries->count;
+      if (progress && !progress (fraction, "Interpolating on the GPU", progress_data))
+        return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+    }
+  return SHEPARD_OK;
+}
+
+static shepard_status
+nearest (shepard_cuda_backend *backend, const shepard_point_set *set, const double *query_x, const double *query_y,
+         size_t n_queries, size_t k, double *squared_distances, size_t *indices, shepard_error *error)
+{
+  if (k > SHEPARD_CUDA_MAX_NEIGHBORS)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                         "The CUDA backend searches at most %d neighbours, not %zu; use the CPU backend.",
+                         SHEPARD_CUDA_MAX_NEIGHBORS, k);
+  size_t band_queries = n_queries < ((size_t) 1 << 20) ? n_queries : ((size_t) 1 << 20);
+  if (band_queries == 0)
+    return SHEPARD_OK;
+  shepard_status reserved = reserve_band (backend->band, band_queries, error);
+  if (reserved != SHEPARD_OK)
+    return reserved;
+  Band &band = backend->band;
+  float *d2 = nullptr, *host_d2 = nullptr;
+  unsigned *index = nullptr, *host_index = nullptr;
+  size_t entries = band_queries * k;
+  cudaError_t status = cudaMalloc (&d2, entries * sizeof (float));
+  if (status == cudaSuccess)
+    status = cudaMalloc (&index, entries * sizeof (unsigned));
+  if (status == cudaSuccess)
+    status = cudaMallocHost (&host_d2, entries * sizeof (float));
+  if (status == cudaSuccess)
+    status = cudaMallocHost (&host_index, entries * sizeof (unsigned));
+  double to_given = 1.0 / (set->scale * set->scale);
+  for (size_t first = 0; first < n_queries && status == cudaSuccess; first += band_queries)
+    {
+      size_t count = n_queries - first < band_queries ? n_queries - first : band_queries;
+      for (size_t i = 0; i < count; i++)
+        {
+          band.host_query_x[i] = (query_x[first + i] - set->origin_x) * set->scale;
+          band.host_query_y[i] = (query_y[first + i] - set->origin_y) * set->scale;
+        }
+      QuerySource source;
+      source.x = band.query_x;
+      source.y = band.query_y;
+      source.count = (int) count;
+      status = cudaMemcpyAsync (band.query_x, band.host_query_x, count * sizeof (double), cudaMemcpyHostToDevice,
+                                backend->stream);
+      if (status == cudaSuccess)
+        status = cudaMemcpyAsync (band.query_y, band.host_query_y, count * sizeof (double), cudaMemcpyHostToDevice,
+                                  backend->stream);
+      if (status == cudaSuccess)
+        status = launch_nearest (backend->grid, backend->points, source, (int) k, d2, index, backend->stream);
+      if (status == cudaSuccess)
+        status = cudaMemcpyAsync (host_d2, d2, count * k * sizeof (float), cudaMemcpyDeviceToHost, backend->stream);
+      if (status == cudaSuccess)
+        status = cudaMemcpyAsync (host_index, index, count * k * sizeof (unsigned), cudaMemcpyDeviceToHost,
+                                  backend->stream);
+      if (status == cudaSuccess)
+        status = cudaStreamSynchronize (backend->stream);
+      if (status != cudaSuccess)
+        break;
+      for (size_t e = 0; e < count * k; e++)
+        {
+          bool found = host_index[e] != UINT_MAX;
+          squared_distances[first * k + e] = found ? host_d2[e] * to_given : INFINITY;
+          if (indices)
+            indices[first * k + e] = found ? host_index[e] : SIZE_MAX;
+        }
+    }
+  release (d2);
+  release (index);
+  if (host_d2)
+    cudaFreeHost (host_d2);
+  if (host_index)
+    cudaFreeHost (host_index);
+  if (status != cudaSuccess)
+    return cuda_failure (error, status, "searching the nearest neighbours on the GPU");
+  return SHEPARD_OK;
+}
+
+// The C API: every entry point catches whatever C++ might throw.
+
+extern "C" shepard_status
+shepard_cuda_backend_new (shepard_cuda_backend **backend, shepard_error *error)
+{
+  try
+    {
+      return backend_new (backend, error);
+    }
+  catch (...)
+    {
+      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The CUDA backend failed to start.");
+    }
+}
+
+extern "C" void
+shepard_cuda_backend_free (shepard_cuda_backend *backend)
+{
+  if (!backend)
+    return;
+  free_points (backend);
+  free_band (backend->band);
+  if (backend->scan_storage)
+    cudaFree (backend->scan_storage);
+  for (cudaEvent_t mark : backend->marks)
+    if (mark)
+      cudaEventDestroy (mark);
+  if (backend->stream)
+    cudaStreamDestroy (backend->stream);
+  delete backend;
+}
+
+extern "C" const char *
+shepard_cuda_backend_device_name (const shepard_cuda_backend *backend)
+{
+  return backend->device_name;
+}
+
+extern "C" shepard_status
+shepard_cuda_backend_set_points (shepard_cuda_backend *backend, const shepard_point_set *points, shepard_error *error)
+{
+  try
+    {
+      return set_points (backend, points, error);
+    }
+  catch (...)
+    {
+      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Copying the points to the GPU failed.");
+    }
+}
+
+extern "C" void
+shepard_cuda_backend_set_variant (shepard_cuda_backend *backend, const shepard_cuda_variant *variant)
+{
+  backend->variant = *variant;
+}
+
+extern "C" shepard_status
+shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set *points,
+                          const shepard_params *params, double r_exp, const shepard_query_set *queries,
+                          const shepard_outputs *outputs, shepard_progress_fn progress, void *progress_data,
+                          shepard_error *error)
+{
+  try
+    {
+      return interpolate (backend, points, params, r_exp, queries, outputs, progress, progress_data, error);
+    }
+  catch (...)
+    {
+      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU interpolation failed.");
+    }
+}
+
+extern "C" shepard_status
+shepard_cuda_nearest (shepard_cuda_backend *backend, const shepard_point_set *points, const double *query_x,
+                      const double *query_y, size_t n_queries, size_t k, double *squared_distances, size_t *indices,
+                      shepard_error *error)
+{
+  try
+    {
+      return nearest (backend, points, query_x, query_y, n_queries, k, squared_distances, indices, error);
+    }
+  catch (...)
+    {
+      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU neighbour search failed.");
+    }
+}
+
+extern "C" void
+shepard_cuda_backend_last_timings (const shepard_cuda_backend *backend, shepard_cuda_timings *timings)
+{
+  *timings = backend->timings;
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Device data and kernel launchers shared by the CUDA backend's .cu files. C++ stays behind cuda-backend.h.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "../cuda-backend.h"
+
+namespace shepard_cuda {
+
+// Points in the engine's local frame, each coordinate as hi + lo floats (lo = the rounding error of hi).
+struct DevicePoints {
+  size_t n = 0;
+  // AoaS layout: {x_hi, y_hi, z, 0} and {x_lo, y_lo}
+  float4 *hi_z = nullptr;
+  float2 *lo = nullptr;
+  // SoA layout
+  float *x_hi = nullptr, *y_hi = nullptr, *x_lo = nullptr, *y_lo = nullptr, *z = nullptr;
+};
+
+// The even grid: points sorted by cell. sorted[i] = {x_hi, y_hi, x_lo, y_lo} of the point in slot i.
+struct DeviceGrid {
+  float x0 = 0, y0 = 0, cell_size = 1, inverse_cell = 1;
+  int nx = 1, ny = 1;
+  unsigned *cell_start = nullptr; // nx * ny + 1
+  float4 *sorted = nullptr;
+  unsigned *sorted_index = nullptr;
+  float *sorted_z = nullptr;
+};
+
+// Where the queries of one band come from: cell centres of a grid (rows [first_row, first_row + rows) of the whole
+// raster), or explicit local coordinates already on the device.
+struct QuerySource {
+  bool is_grid = false;
+  // grid, in the local frame: x = x_left + (col + 0.5) * dx, y = y_top - (row + 0.5) * dy
+  double x_left = 0, y_top = 0, dx = 0, dy = 0;
+  int width = 0;
+  long long first_index = 0; // index of the band's first query in the whole set
+  // explicit queries (local frame, double), band-relative
+  const double *x = nullptr, *y = nullptr;
+  int count = 0; // queries in the band
+};
+
+struct Stage1Params {
+  int k_search;      // neighbours to find (max of k and N, at most n)
+  int k_density;     // AIDW: neighbours averaged into r_obs (0 for IDW)
+  int n_weighted;    // > 0: weigh the N nearest in stage 1; 0: all points in stage 2
+  bool aidw;
+  float power;       // IDW
+  double alpha[5];
+  double r_min, r_max;
+  double r_exp_local;
+  float coincident_d2;
+  float local_to_given; // 1 / scale, for r_obs
+};
+
+// Per-query results of stage 1, band-relative, and stage 2's running sums.
+struct Stage1Outputs {
+  float *value;       // written when the query is coincident or weighted over the N nearest
+  unsigned char *done;// 1 when value is final after stage 1
+  float *exponent;    // w = 2^(exponent * log2 d2 + offset) = (d2 / d2_nearest)^exponent
+  float *offset;
+  float *alpha;       // may be null
+  float *r_obs;       // may be null
+  double *sum_w, *sum_wz; // stage 2 sums over the point chunks done so far
+};
+
+// Stage 2 runs over the points in chunks (each launch sees every query of the band, so the device stays full, and
+// weighs the points [begin, end)); the first chunk starts the sums, the last one writes the values.
+struct PointChunk {
+  size_t begin, end;
+  bool first, last;
+};
+
+cudaError_t build_grid (const DevicePoints &points, DeviceGrid &grid, double x_min, double y_min, double cell_size,
+                        int nx, int ny, void **scan_storage, size_t *scan_storage_bytes, cudaStream_t stream);
+
+cudaError_t launch_stage1 (const DeviceGrid &grid, const DevicePoints &points, const QuerySource &queries,
+                           const Stage1Params &params, const Stage1Outputs &out, shepard_cuda_knn knn,
+                           cudaStream_t stream);
+
+cudaError_t launch_nearest (const DeviceGrid &grid, const DevicePoints &points, const QuerySource &queries, int k,
+                            float *d2_out, unsigned *index_out, cudaStream_t stream);
+
+cudaError_t launch_stage2 (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
+                           const PointChunk &chunk, bool inverse_square, shepard_cuda_weighting weighting,
+                           shepard_cuda_layout layout, int multiprocessors, cudaStream_t stream);
+
+} // namespace shepard_cuda

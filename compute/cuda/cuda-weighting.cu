@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Stage 2 on the device: weighted sums over all points, for the queries that stage 1 left open.
+//
+// Weights are w = 2^(e * log2 d2 + offset) = (d2 / d2_nearest)^e with e = -p/2 (or -alpha/2), so the nearest point
+// weighs about 1 and no weight overflows; p = 2 uses one reciprocal instead. Sums run in float over short runs of
+// points and go into double after each: nearly equal weights (a distant cluster) would lose ~1e-5 in a long float
+// sum.
+//
+// The tiled kernel shifts each tile of points to the origin of the block's patch of the raster while loading it into
+// shared memory (hi and lo parts subtracted separately), so nearby points keep their precision without any extra work
+// per pair. Two transcendental operations per pair would bound the rate at the special-function units' throughput;
+// three queries in eight therefore compute their 2^y as a polynomial on the FMA pipes.
+#include "cuda-internal.cuh"
+
+namespace shepard_cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kPatchColumns = 32;
+constexpr int kRowsOfThreads = kThreads / kPatchColumns;
+// Tuned on an H200 (1M x 1M AIDW): 8 queries per thread share each point read from shared memory, queries 1, 4 and 7
+// of a thread take the polynomial 2^y, sums go into double every 64 points, the inner loop unrolled 8 times.
+constexpr int kQueriesPerThread = 8;
+constexpr unsigned kPolynomialMask = 0x92; // query q uses the polynomial when bit q is set
+constexpr int kTilePoints = kThreads;
+constexpr int kUnroll = 8;
+constexpr int kRun = 64; // points summed in float before going into a float64 sum
+
+__device__ __forceinline__ float
+fast_log2 (float x)
+{
+  float y;
+  asm ("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+__device__ __forceinline__ float
+fast_exp2 (float x)
+{
+  float y;
+  asm ("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+__device__ __forceinline__ float
+fast_reciprocal (float x)
+{
+  float y;
+  asm ("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// 2^y for y <= ~0 on the FMA pipes: y = n + f with |f| <= 1/2 rounded by the 1.5 * 2^23 trick, whose low bits are n
+// itself; 2^f by its Taylor series to f^6 (relative error 1.2e-7); n added into the exponent field.
+__device__ __forceinline__ float
+polynomial_exp2 (float y)
+{
+  y = fmaxf (y, -126.0f);
+  float shifted = __fadd_rn (y, 12582912.0f);
+  float f = __fsub_rn (y, __fsub_rn (shifted, 12582912.0f));
+  float p = 1.5403530393381608e-4f; // ln2^6 / 6!
+  p = fmaf (p, f, 1.3333558146428443e-3f);
+  p = fmaf (p, f, 9.6181291076284772e-3f);
+  p = fmaf (p, f, 5.5504108664821580e-2f);
+  p = fmaf (p, f, 2.4022650695910071e-1f);
+  p = fmaf (p, f, 6.9314718055994531e-1f);
+  p = fmaf (p, f, 1.0f);
+  return __int_as_float (__float_as_int (p) + (__float_as_int (shifted) << 23));
+}
+
+// Keeps the running sums between chunks; the last chunk turns them into the value.
+__device__ __forceinline__ void
+finish_query (const Stage1Outputs &stage1, const PointChunk &chunk, int i, double total_w, double total_wz)
+{
+  if (chunk.last)
+    {
+      if (!stage1.done[i])
+        stage1.value[i] = (float) (total_wz / total_w);
+    }
+  else
+    {
+      stage1.sum_w[i] = total_w;
+      stage1.sum_wz[i] = total_wz;
+    }
+}
+
+template <bool InverseSquare, bool Polynomial>
+__device__ __forceinline__ float
+weight (float d2, float exponent, float offset)
+{
+  if (InverseSquare)
+    return fast_reciprocal (d2);
+  float y = fmaf (exponent, fast_log2 (d2), offset);
+  return Polynomial ? polynomial_exp2 (y) : fast_exp2 (y);
+}
+
+__device__ __forceinline__ void
+split (double value, float &hi, float &lo)
+{
+  hi = (float) value;
+  lo = (float) (value - (double) hi);
+}
+
+// Raster queries: a block owns a patch of kPatchColumns x (kRowsOfThreads * Q) cells of the band; thread (tx, ty)
+// owns column tx and rows ty, ty + kRowsOfThreads, ... of the patch.
+template <int Q, bool InverseSquare, shepard_cuda_layout Layout>
+__global__ void __launch_bounds__ (kThreads)
+tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk)
+{
+  __shared__ float4 tile[kTilePoints];
+  // The float64 sums live in shared memory, touched once per run of points: registers are what limits occupancy.
+  __shared__ double total_w[Q][kThreads], total_wz[Q][kThreads];
+  const int tx = threadIdx.x % kPatchColumns, ty = threadIdx.x / kPatchColumns;
+  const int band_rows = source.count / source.width;
+  const int patch_col = blockIdx.x * kPatchColumns, patch_row = blockIdx.y * kRowsOfThreads * Q;
+  const long long band_first_row = source.first_index / source.width;
+
+  // The patch's centre, in the local frame.
+  const double origin_col = (double) patch_col + 0.5 * kPatchColumns;
+  const double origin_row = (double) (band_first_row + patch_row) + 0.5 * kRowsOfThreads * Q;
+  float origin_x_hi, origin_x_lo, origin_y_hi, origin_y_lo;
+  split (source.x_left + origin_col * source.dx, origin_x_hi, origin_x_lo);
+  split (source.y_top - origin_row * source.dy, origin_y_hi, origin_y_lo);
+
+  const int col = patch_col + tx;
+  float qx[Q], qy[Q], exponent[Q], offset[Q];
+  int index[Q];
+#pragma unroll
+  for (int q = 0; q < Q; q++)
+    {
+      int row = patch_row + ty + q * kRowsOfThreads;
+      bool inside = col < source.width && row < band_rows;
+      index[q] = inside ? row * source.width + col : -1;
+      qx[q] = (float) (((double) col + 0.5 - origin_col) * source.dx);
+      qy[q] = (float) ((origin_row - ((double) (band_first_row + row) + 0.5)) * source.dy);
+      exponent[q] = inside ? stage1.exponent[index[q]] : -1.0f;
+      offset[q] = inside ? stage1.offset[index[q]] : 0.0f;
+      total_w[q][threadIdx.x] = inside && !chunk.first ? stage1.sum_w[index[q]] : 0.0;
+      total_wz[q][threadIdx.x] = inside && !chunk.first ? stage1.sum_wz[index[q]] : 0.0;
+    }
+
+  for (size_t base = chunk.begin; base < chunk.end; base += kTilePoints)
+    {
+      __syncthreads ();
+      for (int slot = threadIdx.x; slot < kTilePoints; slot += kThreads)
+        {
+          size_t p = base + slot;
+          // Past the chunk's end a point far away with no value: weight 0 through the power path, and a weight of
+          // about 1e-19 (whose paired product stays finite) through the reciprocal.
+          float4 shifted = make_float4 (InverseSquare ? 3e9f : INFINITY, 0.0f, 0.0f, 0.0f);
+          if (p < chunk.end)
+            {
+              float x_hi, y_hi, x_lo, y_lo, z;
+              if (Layout == SHEPARD_CUDA_LAYOUT_AOAS)
+                {
+                  float4 hz = points.hi_z[p];
+                  float2 lo = points.lo[p];
+                  x_hi = hz.x, y_hi = hz.y, z = hz.z, x_lo = lo.x, y_lo = lo.y;
+                }
+              else
+                {
+                  x_hi = points.x_hi[p], y_hi = points.y_hi[p], x_lo = points.x_lo[p], y_lo = points.y_lo[p];
+                  z = points.z[p];
+                }
+              shifted = make_float4 ((x_hi - origin_x_hi) + (x_lo - origin_x_lo),
+                                     (y_hi - origin_y_hi) + (y_lo - origin_y_lo), z, 0.0f);
+            }
+          tile[slot] = shifted;
+        }
+      __syncthreads ();
+
+      for (int run = 0; run < kTilePoints; run += kRun)
+        {
+          float run_w[Q], run_wz[Q];
+#pragma unroll
+          for (int q = 0; q < Q; q++)
+            run_w[q] = run_wz[q] = 0.0f;
+#pragma unroll kUnroll
+          for (int j = run; j < run + kRun; j++)
+            {
+              float4 point = tile[j];
+              float d2[Q];
+#pragma unroll
+              for (int q = 0; q < Q; q++)
+                {
+                  float dx = qx[q] - point.x, dy = qy[q] - point.y;
+                  d2[q] = fmaf (dx, dx, dy * dy);
+                }
+              float w[Q];
+              if (InverseSquare)
+                {
+                  // One reciprocal for two pairs: 1/a = b / (a b) and 1/b = a / (a b). Squared distances lie within
+                  // [1e-14, 1e6] in the local frame, so the product stays a normal float.
+#pragma unroll
+                  for (int q = 0; q + 1 < Q; q += 2)
+                    {
+                      float r = fast_reciprocal (d2[q] * d2[q + 1]);
+                      w[q] = d2[q + 1] * r;
+                      w[q + 1] = d2[q] * r;
+                    }
+                  if (Q % 2)
+                    w[Q - 1] = fast_reciprocal (d2[Q - 1]);
+                }
+              else
+                {
+#pragma unroll
+                  for (int q = 0; q < Q; q++)
+                    w[q] = (kPolynomialMask >> q & 1u)
+                               ? weight<false, true> (d2[q], exponent[q], offset[q])
+                               : weight<false, false> (d2[q], exponent[q], offset[q]);
+                }
+#pragma unroll
+              for (int q = 0; q < Q; q++)
+                {
+                  run_w[q] += w[q];
+                  run_wz[q] = fmaf (w[q], point.z, run_wz[q]);
+                }
+            }
+#pragma unroll
+          for (int q = 0; q < Q; q++)
+            {
+              total_w[q][threadIdx.x] += run_w[q];
+              total_wz[q][threadIdx.x] += run_wz[q];
+            }
+        }
+    }
+
+#pragma unroll
+  for (int q = 0; q < Q; q++)
+    if (index[q] >= 0)
+      finish_query (stage1, chunk, index[q], total_w[q][threadIdx.x], total_wz[q][threadIdx.x]);
+}
+
+__device__ __forceinline__ float
+pair_squared_distance (float qx_hi, float qx_lo, float qy_hi, float qy_lo, float x_hi, float x_lo, float y_hi,
+                       float y_lo)
+{
+  float dx = (qx_hi - x_hi) + (qx_lo - x_lo);
+  float dy = (qy_hi - y_hi) + (qy_lo - y_lo);
+  return fmaf (dx, dx, dy * dy);
+}
+
+__device__ __forceinline__ void
+query_coordinates (const QuerySource &source, int i, double &x, double &y)
+{
+  if (source.is_grid)
+    {
+      long long g = source.first_index + i;
+      x = source.x_left + ((double) (g % source.width) + 0.5) * source.dx;
+      y = source.y_top - ((double) (g / source.width) + 0.5) * source.dy;
+    }
+  else
+    {
+      x = source.x[i];
+      y = source.y[i];
+    }
+}
+
+// Arbitrary query points, in no spatial order: tiles in shared memory, but each pair subtracts hi and lo parts.
+template <bool InverseSquare>
+__global__ void __launch_bounds__ (kThreads)
+tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk)
+{
+  __shared__ float4 tile[kThreads];
+  __shared__ float tile_z[kThreads];
+  int i = blockIdx.x * kThreads + threadIdx.x;
+  bool inside = i < source.count;
+  double x = 0.0, y = 0.0;
+  if (inside)
+    query_coordinates (source, i, x, y);
+  float qx_hi, qx_lo, qy_hi, qy_lo;
+  split (x, qx_hi, qx_lo);
+  split (y, qy_hi, qy_lo);
+  float exponent = inside ? stage1.exponent[i] : -1.0f, offset = inside ? stage1.offset[i] : 0.0f;
+  double total_w = inside && !chunk.first ? stage1.sum_w[i] : 0.0;
+  double total_wz = inside && !chunk.first ? stage1.sum_wz[i] : 0.0;
+  for (size_t base = chunk.begin; base < chunk.end; base += kThreads)
+    {
+      size_t p = base + threadIdx.x;
+      float4 loaded = make_float4 (INFINITY, 0.0f, 0.0f, 0.0f);
+      float z = 0.0f;
+      if (p < chunk.end)
+        {
+          float4 hz = points.hi_z[p];
+          float2 lo = points.lo[p];
+          loaded = make_float4 (hz.x, hz.y, lo.x, lo.y);
+          z = hz.z;
+        }
+      __syncthreads ();
+      tile[threadIdx.x] = loaded;
+      tile_z[threadIdx.x] = z;
+      __syncthreads ();
+      float tile_w = 0.0f, tile_wz = 0.0f;
+      for (int run = 0; run < kThreads; run += kRun)
+        {
+          float run_w = 0.0f, run_wz = 0.0f;
+          for (int j = run; j < run + kRun; j++)
+            {
+              float4 point = tile[j];
+              float d2 = pair_squared_distance (qx_hi, qx_lo, qy_hi, qy_lo, point.x, point.z, point.y, point.w);
+              float w = weight<InverseSquare, false> (d2, exponent, offset);
+              run_w += w;
+              run_wz = fmaf (w, tile_z[j], run_wz);
+            }
+          tile_w += run_w;
+          tile_wz += run_wz;
+        }
+      total_w += tile_w;
+      total_wz += tile_wz;
+    }
+  if (inside)
+    finish_query (stage1, chunk, i, total_w, total_wz);
+}
+
+// Mei (2014)'s naive kernel: one query per thread, every point read from global memory.
+template <bool InverseSquare, shepard_cuda_layout Layout>
+__global__ void __launch_bounds__ (kThreads)
+naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk)
+{
+  int i = blockIdx.x * kThreads + threadIdx.x;
+  if (i >= source.count || stage1.done[i])
+    return;
+  double x, y;
+  query_coordinates (source, i, x, y);
+  float qx_hi, qx_lo, qy_hi, qy_lo;
+  split (x, qx_hi, qx_lo);
+  split (y, qy_hi, qy_lo);
+  float exponent = stage1.exponent[i], offset = stage1.offset[i];
+  double total_w = chunk.first ? 0.0 : stage1.sum_w[i];
+  double total_wz = chunk.first ? 0.0 : stage1.sum_wz[i];
+  for (size_t base = chunk.begin; base < chunk.end; base += kRun)
+    {
+      size_t end = base + kRun < chunk.end ? base + kRun : chunk.end;
+      float run_w = 0.0f, run_wz = 0.0f;
+      for (size_t p = base; p < end; p++)
+        {
+          float x_hi, y_hi, x_lo, y_lo, z;
+          if (Layout == SHEPARD_CUDA_LAYOUT_AOAS)
+            {
+              float4 hz = points.hi_z[p];
+              float2 lo = points.lo[p];
+              x_hi = hz.x, y_hi = hz.y, z = hz.z, x_lo = lo.x, y_lo = lo.y;
+            }
+          else
+            {
+              x_hi = points.x_hi[p], y_hi = points.y_hi[p], x_lo = points.x_lo[p], y_lo = points.y_lo[p];
+              z = points.z[p];
+            }
+          float d2 = pair_squared_distance (qx_hi, qx_lo, qy_hi, qy_lo, x_hi, x_lo, y_hi, y_lo);
+          float w = weight<InverseSquare, false> (d2, exponent, offset);
+          run_w += w;
+          run_wz = fmaf (w, z, run_wz);
+        }
+      total_w += run_w;
+      total_wz += run_wz;
+    }
+  finish_query (stage1, chunk, i, total_w, total_wz);
+}
+
+template <bool InverseSquare>
+cudaError_t
+launch_for (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
+            const PointChunk &chunk, shepard_cuda_weighting weighting, shepard_cuda_layout layout,
+            int multiprocessors, cudaStream_t stream)
+{
+  if (weighting == SHEPARD_CUDA_WEIGHTING_NAIVE)
+    {
+      int blocks = (queries.count + kThreads - 1) / kThreads;
+      if (layout == SHEPARD_CUDA_LAYOUT_SOA)
+        naive_kernel<InverseSquare, SHEPARD_CUDA_LAYOUT_SOA>
+            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+      else
+        naive_kernel<InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS>
+            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+      return cudaGetLastError ();
+    }
+  if (!queries.is_grid)
+    {
+      int blocks = (queries.count + kThreads - 1) / kThreads;
+      tiled_list_kernel<InverseSquare><<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+      return cudaGetLastError ();
+    }
+  // Eight queries per thread share each point read, but a small raster then makes too few blocks to fill the
+  // device: take the most queries per thread that still give every multiprocessor two blocks.
+  int band_rows = queries.count / queries.width;
+  int columns = (queries.width + kPatchColumns - 1) / kPatchColumns;
+  auto blocks_for = [&] (int q) { return dim3 (columns, (band_rows + kRowsOfThreads * q - 1) / (kRowsOfThreads * q)); };
+  auto enough = [&] (int q) { dim3 b = blocks_for (q); return (long long) b.x * b.y >= 2LL * multiprocessors; };
+  int q = enough (kQueriesPerThread) ? kQueriesPerThread : enough (2) ? 2 : 1;
+  dim3 blocks = blocks_for (q);
+  if (layout == SHEPARD_CUDA_LAYOUT_SOA)
+    {
+      if (q == kQueriesPerThread)
+        tiled_grid_kernel<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA>
+            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+      else if (q == 2)
+        tiled_grid_kernel<2, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA>
+            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+      else
+        tiled_grid_kernel<1, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA>
+            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+    }
+  else
+    {
+      if (q == kQueriesPerThread)
+        tiled_grid_kernel<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS>
+            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+      else if (q == 2)
+        tiled_grid_kernel<2, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS>
+            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+      else
+        tiled_grid_kernel<1, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS>
+            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+    }
+  return cudaGetLastError ();
+}
+
+} // namespace
+
+cudaError_t
+launch_stage2 (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
+               const PointChunk &chunk, bool inverse_square, shepard_cuda_weighting weighting,
+               shepard_cuda_layout layout, int multiprocessors, cudaStream_t stream)
+{
+  return inverse_square
+             ? launch_for<true> (points, queries, stage1, chunk, weighting, layout, multiprocessors, stream)
+             : launch_for<false> (points, queries, stage1, chunk, weighting, layout, multiprocessors, stream);
+}
+
+} // namespace shepard_cuda
