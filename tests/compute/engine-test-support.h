@@ -30,6 +30,9 @@
 /* The backend the engine tests run on: SHEPARD_TEST_BACKEND=cpu|cuda|auto, the CPU when unset. */
 shepard_backend test_backend (void);
 
+/* test_backend (), except that float64 runs on the CPU under cuda (the GPU computes in float32). */
+shepard_backend test_backend_for (shepard_precision precision);
+
 /* A new engine on test_backend () holding the points; fails the test if either step fails. */
 shepard_engine *engine_new_with_points (shepard_precision precision, int threads, const point_set *points);
 

@@ -66,7 +66,16 @@ test_auto_and_cuda (void)
 
       error = (shepard_error) { 0 };
       shepard_engine *cuda = shepard_engine_new (SHEPARD_BACKEND_CUDA, precisions[p], 0, &error);
-      if (chosen == SHEPARD_BACKEND_CUDA)
+      if (precisions[p] == SHEPARD_PRECISION_FLOAT64)
+        {
+          /* The GPU computes in float32: auto keeps float64 on the CPU, and asking CUDA for float64 is refused. */
+          g_assert_cmpint (chosen, ==, SHEPARD_BACKEND_CPU);
+          g_assert_null (cuda);
+          g_test_message ("cuda, float64 refused: %s", error.message);
+          g_assert_true (error.code == SHEPARD_ERROR_INVALID_ARGUMENT || error.code == SHEPARD_ERROR_NO_DEVICE);
+          g_assert_cmpuint (strnlen (error.message, sizeof error.message), >, 0);
+        }
+      else if (chosen == SHEPARD_BACKEND_CUDA)
         {
           g_assert_nonnull (cuda);
           g_assert_cmpint (shepard_engine_backend (cuda), ==, SHEPARD_BACKEND_CUDA);

@@ -518,8 +518,8 @@ test_within_coincidence_tolerance (void)
   point_set_free (points);
 }
 
-/* Queries just outside the coincidence distance (2e-9 of the extent, where the tolerance is 1e-9) up to 1e-3 of
- * it, with powers up to 6: weights from ~1e-18 to ~1e50 in one sum. Nothing may overflow to Inf or NaN. */
+/* Queries just outside the coincidence distance (twice SHEPARD_COINCIDENT_TOLERANCE of the extent) up to 1e-3 of
+ * it, with powers up to 6: weights spanning ~70 orders of magnitude in one sum. Nothing may overflow to Inf or NaN. */
 static void
 test_near_coincident_queries (void)
 {
@@ -531,7 +531,7 @@ test_near_coincident_queries (void)
   double extent = fmax (reference.x_max - reference.x_min, reference.y_max - reference.y_min);
   double scale = point_set_value_scale (points);
 
-  const double offsets[] = { 2e-9, 1e-7, 1e-5, 1e-3 };
+  const double offsets[] = { 2 * SHEPARD_COINCIDENT_TOLERANCE, 10 * SHEPARD_COINCIDENT_TOLERANCE, 1e-5, 1e-3 };
   enum { POINTS_APPROACHED = 20 };
   size_t query_count = G_N_ELEMENTS (offsets) * POINTS_APPROACHED;
   g_autofree double *query_x = g_new (double, query_count);

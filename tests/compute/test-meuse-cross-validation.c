@@ -130,7 +130,8 @@ cross_validate (const point_set *points, const shepard_params *params)
 {
   point_set *rest = point_set_new_empty (points->count - 1);
   shepard_error error = { 0 };
-  shepard_engine *engine = shepard_engine_new (test_backend (), SHEPARD_PRECISION_FLOAT64, 0, &error);
+  shepard_engine *engine = shepard_engine_new (test_backend_for (SHEPARD_PRECISION_FLOAT64), SHEPARD_PRECISION_FLOAT64,
+                                               0, &error);
   g_assert_nonnull (engine);
   double engine_squares = 0.0, reference_squares = 0.0;
   for (size_t i = 0; i < points->count; i++)

@@ -251,7 +251,8 @@ static void
 test_no_points (void)
 {
   shepard_error error = { 0 };
-  shepard_engine *engine = shepard_engine_new (test_backend (), SHEPARD_PRECISION_FLOAT64, 0, &error);
+  shepard_engine *engine = shepard_engine_new (test_backend_for (SHEPARD_PRECISION_FLOAT64), SHEPARD_PRECISION_FLOAT64,
+                                               0, &error);
   g_assert_nonnull (engine);
   shepard_params params;
   shepard_params_init_idw (&params);
@@ -280,7 +281,8 @@ test_non_finite_points (void)
 {
   const double not_finite[] = { NAN, INFINITY, -INFINITY };
   shepard_error error = { 0 };
-  shepard_engine *engine = shepard_engine_new (test_backend (), SHEPARD_PRECISION_FLOAT64, 0, &error);
+  shepard_engine *engine = shepard_engine_new (test_backend_for (SHEPARD_PRECISION_FLOAT64), SHEPARD_PRECISION_FLOAT64,
+                                               0, &error);
   g_assert_nonnull (engine);
 
   for (size_t i = 0; i < G_N_ELEMENTS (not_finite); i++)
