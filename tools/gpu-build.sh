@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs here (Debian 12 with nvcc) and prepares what tools/gpu-check.sh runs on the GPU test machine (Ubuntu 24.04 with
+# the NVIDIA driver and nvcc, but no GLib): builds build-gpu/ with the CUDA backend for sm_90 only (what travels to
+# that machine is limited to 64 MiB), the engine's tests and the benchmarks; copies the programs gpu-check.sh runs
+# into build-gpu/carry/ and the Debian runtime packages they need into .gpu-debs/. Both are git-ignored, so the
+# device tool takes them only when named in its carry list; the last line printed says how to call it.
+# Usage: tools/gpu-build.sh    (SHEPARD_STAGE_DEBS: the package staging script, default ../shared/gpu/stage-debs.sh)
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+build_dir=build-gpu
+carry_dir=$build_dir/carry
+debs_dir=.gpu-debs
+stage_debs=${SHEPARD_STAGE_DEBS:-../shared/gpu/stage-debs.sh}
+transfer_limit=$((64 * 1024 * 1024))
+
+if ! command -v nvcc >/dev/null; then
+  echo "gpu-build: nvcc is neither on PATH nor in /usr/local/cuda/bin; the GPU build needs the CUDA toolkit." >&2
+  exit 1
+fi
+
+# From scratch every time: meson 1.0 records no header dependencies for .cu files, so a changed header would leave
+# stale device code behind.
+rm -rf "$build_dir"
+configure_build "$build_dir" -Dcuda=enabled -Dapp=disabled -Dgui=disabled -Dgpu_archs=90 -Dbenchmarks=true
+ninja -C "$build_dir"
+
+# Host debug sections are dropped to keep the transfer small; the device code keeps its line information, which is
+# what compute-sanitizer reports kernel lines from.
+rm -rf "$carry_dir"
+mkdir -p "$carry_dir/tests" "$carry_dir/bench"
+while IFS= read -r -d '' program; do
+  strip --strip-debug -o "$carry_dir/tests/${program##*/}" "$program"
+done < <(find "$build_dir/tests" -path "$build_dir/tests/bench" -prune -o -type f -name 'test-*' -perm -u+x -print0)
+if [[ -z "$(ls -A "$carry_dir/tests")" ]]; then
+  echo "gpu-build: no test program was built in $build_dir/tests: the engine's tests need GLib (libglib2.0-dev)." >&2
+  exit 1
+fi
+if [[ ! -x "$build_dir/tests/bench/shepard-bench-cuda" ]]; then
+  echo "gpu-build: $build_dir/tests/bench/shepard-bench-cuda was not built; see the 'Shepard' summary above." >&2
+  exit 1
+fi
+for program in "$build_dir/tests/bench/shepard-bench-cuda" "$build_dir/tests/bench/cdp/cdp-idw-check"; do
+  if [[ -x "$program" ]]; then
+    strip --strip-debug -o "$carry_dir/bench/${program##*/}" "$program"
+  fi
+done
+
+if compgen -G "$debs_dir/libglib2.0-0_*.deb" >/dev/null; then
+  echo "gpu-build: the runtime packages are already in $debs_dir/ (delete it to fetch them again)."
+else
+  if [[ ! -x "$stage_debs" ]]; then
+    echo "gpu-build: $stage_debs is missing; set SHEPARD_STAGE_DEBS to the package staging script." >&2
+    exit 1
+  fi
+  echo "gpu-build: fetching the Debian runtime packages into $debs_dir/"
+  "$stage_debs" "$debs_dir"
+fi
+
+# What the device tool sends: the working tree (tracked files and untracked ones git does not ignore) and the carry.
+tree_bytes=$(git ls-files -z --cached --others --exclude-standard | xargs -0 stat -c %s 2>/dev/null |
+  awk '{ total += $1 } END { print total + 0 }')
+carry_bytes=$(du -sb "$carry_dir" "$debs_dir" | awk '{ total += $1 } END { print total + 0 }')
+mib() { awk -v bytes="$1" 'BEGIN { printf "%.1f MiB", bytes / 1048576 }'; }
+
+echo
+du -sh "$build_dir"
+du -sh "$carry_dir" "$debs_dir"
+ls -l "$carry_dir/tests" "$carry_dir/bench"
+echo "gpu-build: the working tree ($(mib "$tree_bytes")) and the carry ($(mib "$carry_bytes")) make" \
+  "$(mib $((tree_bytes + carry_bytes))) of the $(mib "$transfer_limit") that can travel."
+if ((tree_bytes + carry_bytes > transfer_limit)); then
+  echo "gpu-build: that is too much for the device tool: build for fewer architectures or carry fewer programs." >&2
+  exit 1
+fi
+echo "gpu-build: device tool: run command 'tools/gpu-check.sh', carry [\"$carry_dir\", \"$debs_dir\"], timeout_s 600."
