@@ -108,7 +108,8 @@ shepard_even_grid_clear (shepard_even_grid *grid)
   memset (grid, 0, sizeof *grid);
 }
 
-/* A bounded max-heap of (squared distance, index), largest on top; ties broken by index so results are stable. */
+/* The k nearest so far, as (squared distance, index) pairs with ties broken by index so results are stable: a sorted
+ * list for small k, a bounded max-heap (largest on top) beyond. */
 typedef struct {
   double *d2;
   size_t *index;
@@ -184,13 +185,42 @@ heap_sort_ascending (neighbour_heap *heap)
     }
 }
 
+/* Up to this many neighbours the list is kept sorted by insertion, which beats the heap's unpredictable branches. */
+#define SORTED_LIST_MAX 64
+
 static inline void
-visit_cell (const shepard_even_grid *grid, size_t cell, double qx, double qy, neighbour_heap *heap)
+sorted_offer (neighbour_heap *list, double d2, size_t index)
 {
+  size_t at = list->size;
+  if (at == list->capacity)
+    {
+      if (!heap_before (d2, index, list->d2[at - 1], list->index[at - 1]))
+        return;
+      at--;
+    }
+  else
+    list->size++;
+  while (at > 0 && heap_before (d2, index, list->d2[at - 1], list->index[at - 1]))
+    {
+      list->d2[at] = list->d2[at - 1];
+      list->index[at] = list->index[at - 1];
+      at--;
+    }
+  list->d2[at] = d2;
+  list->index[at] = index;
+}
+
+static inline void
+visit_cell (const shepard_even_grid *grid, size_t cell, double qx, double qy, neighbour_heap *list)
+{
+  bool sorted = list->capacity <= SORTED_LIST_MAX;
   for (size_t slot = grid->cell_start[cell]; slot < grid->cell_start[cell + 1]; slot++)
     {
       double dx = grid->sx[slot] - qx, dy = grid->sy[slot] - qy;
-      heap_offer (heap, dx * dx + dy * dy, grid->order[slot]);
+      if (sorted)
+        sorted_offer (list, dx * dx + dy * dy, grid->order[slot]);
+      else
+        heap_offer (list, dx * dx + dy * dy, grid->order[slot]);
     }
 }
 
@@ -234,6 +264,8 @@ shepard_even_grid_nearest (const shepard_even_grid *grid, double qx, double qy, 
         break; /* every cell visited */
       if (heap.size < k)
         continue;
+      /* The k-th nearest so far: the last of a sorted list, the top of a heap. */
+      double kth = k <= SORTED_LIST_MAX ? heap.d2[k - 1] : heap.d2[0];
       /* Any point outside the visited square is at least `clear` away: once the k-th nearest is closer, stop. This
        * subsumes the paper's "one more ring" and stays exact for queries outside the grid. */
       double clear = INFINITY;
@@ -246,10 +278,11 @@ shepard_even_grid_nearest (const shepard_even_grid *grid, double qx, double qy, 
       if (j_hi < ny - 1)
         clear = fmin (clear, grid->y0 + (double) (j_hi + 1) * grid->cell_size - qy);
       clear -= edge_slack;
-      if (clear > 0.0 && heap.d2[0] < clear * clear)
+      if (clear > 0.0 && kth < clear * clear)
         break;
     }
-  heap_sort_ascending (&heap);
+  if (k > SORTED_LIST_MAX)
+    heap_sort_ascending (&heap);
   return k;
 }
 
