@@ -236,6 +236,17 @@ coincident_sum (const DeviceGrid &grid, const Query &q, float radius2, int *coun
 }
 
 template <int K, bool Brute>
+__device__ __forceinline__ void
+find_nearest (const DeviceGrid &grid, const DevicePoints &points, const Query &q, NearestList<K> &list)
+{
+  list.clear ();
+  if (Brute)
+    search_brute (points, q, list);
+  else
+    search_grid (grid, q, list);
+}
+
+template <int K, bool Brute>
 __global__ void __launch_bounds__ (kThreads)
 stage1_kernel (DeviceGrid grid, DevicePoints points, QuerySource source, Stage1Params params, Stage1Outputs out)
 {
@@ -244,11 +255,7 @@ stage1_kernel (DeviceGrid grid, DevicePoints points, QuerySource source, Stage1P
     return;
   Query q = query_at (source, i);
   NearestList<K> list;
-  list.clear ();
-  if (Brute)
-    search_brute (points, q, list);
-  else
-    search_grid (grid, q, list);
+  find_nearest<K, Brute> (grid, points, q, list);
 
   float exponent = -0.5f * params.power;
   if (params.aidw)
@@ -327,11 +334,7 @@ nearest_kernel (DeviceGrid grid, DevicePoints points, QuerySource source, int k,
     return;
   Query q = query_at (source, i);
   NearestList<K> list;
-  list.clear ();
-  if (Brute)
-    search_brute (points, q, list);
-  else
-    search_grid (grid, q, list);
+  find_nearest<K, Brute> (grid, points, q, list);
 #pragma unroll
   for (int j = 0; j < K; j++)
     if (j < k)

@@ -95,6 +95,23 @@ weight (float d2, float exponent, float offset)
   return Polynomial ? polynomial_exp2 (y) : fast_exp2 (y);
 }
 
+struct PointHiLo {
+  float x_hi, y_hi, x_lo, y_lo, z;
+};
+
+template <shepard_cuda_layout Layout>
+__device__ __forceinline__ PointHiLo
+load_point (const DevicePoints &points, size_t p)
+{
+  if (Layout == SHEPARD_CUDA_LAYOUT_AOAS)
+    {
+      float4 hz = points.hi_z[p];
+      float2 lo = points.lo[p];
+      return { hz.x, hz.y, lo.x, lo.y, hz.z };
+    }
+  return { points.x_hi[p], points.y_hi[p], points.x_lo[p], points.y_lo[p], points.z[p] };
+}
+
 __device__ __forceinline__ void
 split (double value, float &hi, float &lo)
 {
@@ -152,20 +169,9 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
           float4 shifted = make_float4 (InverseSquare ? 3e9f : INFINITY, 0.0f, 0.0f, 0.0f);
           if (p < chunk.end)
             {
-              float x_hi, y_hi, x_lo, y_lo, z;
-              if (Layout == SHEPARD_CUDA_LAYOUT_AOAS)
-                {
-                  float4 hz = points.hi_z[p];
-                  float2 lo = points.lo[p];
-                  x_hi = hz.x, y_hi = hz.y, z = hz.z, x_lo = lo.x, y_lo = lo.y;
-                }
-              else
-                {
-                  x_hi = points.x_hi[p], y_hi = points.y_hi[p], x_lo = points.x_lo[p], y_lo = points.y_lo[p];
-                  z = points.z[p];
-                }
-              shifted = make_float4 ((x_hi - origin_x_hi) + (x_lo - origin_x_lo),
-                                     (y_hi - origin_y_hi) + (y_lo - origin_y_lo), z, 0.0f);
+              PointHiLo point = load_point<Layout> (points, p);
+              shifted = make_float4 ((point.x_hi - origin_x_hi) + (point.x_lo - origin_x_lo),
+                                     (point.y_hi - origin_y_hi) + (point.y_lo - origin_y_lo), point.z, 0.0f);
             }
           tile[slot] = shifted;
         }
@@ -338,22 +344,12 @@ naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, Poi
       float run_w = 0.0f, run_wz = 0.0f;
       for (size_t p = base; p < end; p++)
         {
-          float x_hi, y_hi, x_lo, y_lo, z;
-          if (Layout == SHEPARD_CUDA_LAYOUT_AOAS)
-            {
-              float4 hz = points.hi_z[p];
-              float2 lo = points.lo[p];
-              x_hi = hz.x, y_hi = hz.y, z = hz.z, x_lo = lo.x, y_lo = lo.y;
-            }
-          else
-            {
-              x_hi = points.x_hi[p], y_hi = points.y_hi[p], x_lo = points.x_lo[p], y_lo = points.y_lo[p];
-              z = points.z[p];
-            }
-          float d2 = pair_squared_distance (qx_hi, qx_lo, qy_hi, qy_lo, x_hi, x_lo, y_hi, y_lo);
+          PointHiLo point = load_point<Layout> (points, p);
+          float d2 = pair_squared_distance (qx_hi, qx_lo, qy_hi, qy_lo, point.x_hi, point.x_lo, point.y_hi,
+                                            point.y_lo);
           float w = weight<InverseSquare, false> (d2, exponent, offset);
           run_w += w;
-          run_wz = fmaf (w, z, run_wz);
+          run_wz = fmaf (w, point.z, run_wz);
         }
       total_w += run_w;
       total_wz += run_wz;
