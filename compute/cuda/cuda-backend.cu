@@ -370,21 +370,25 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
              "searching the nearest neighbours on the GPU");
       CHECK (cudaEventRecord (marks[2], stream), "timing the GPU work");
       if (all_points)
-        for (size_t begin = 0; begin < n; begin += chunk_points)
-          {
-            PointChunk chunk = { begin, begin + chunk_points < n ? begin + chunk_points : n, begin == 0,
-                                 begin + chunk_points >= n };
-            CHECK (launch_stage2 (backend->points, source, out, chunk, inverse_square, backend->variant.weighting,
-                                  backend->variant.layout, backend->multiprocessors, stream),
-                   "weighing the points on the GPU");
-            if (progress && !chunk.last)
-              {
-                CHECK (cudaStreamSynchronize (stream), "weighing the points on the GPU");
-                double done = (double) first * (double) n + (double) count * (double) chunk.end;
-                if (!progress (done / total_work, "Interpolating on the GPU", progress_data))
-                  return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-              }
-          }
+        {
+          CHECK (cudaMemsetAsync (band.sum_w, 0, count * sizeof (double), stream), "weighing the points on the GPU");
+          CHECK (cudaMemsetAsync (band.sum_wz, 0, count * sizeof (double), stream), "weighing the points on the GPU");
+          for (size_t begin = 0; begin < n; begin += chunk_points)
+            {
+              PointChunk chunk = { begin, begin + chunk_points < n ? begin + chunk_points : n };
+              CHECK (launch_stage2 (backend->points, source, out, chunk, inverse_square, backend->variant.weighting,
+                                    backend->variant.layout, backend->multiprocessors, stream),
+                     "weighing the points on the GPU");
+              if (progress && chunk.end < n)
+                {
+                  CHECK (cudaStreamSynchronize (stream), "weighing the points on the GPU");
+                  double done = (double) first * (double) n + (double) count * (double) chunk.end;
+                  if (!progress (done / total_work, "Interpolating on the GPU", progress_data))
+                    return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+                }
+            }
+          CHECK (finish_stage2 (out, source.count, stream), "weighing the points on the GPU");
+        }
       CHECK (cudaEventRecord (marks[3], stream), "timing the GPU work");
       CHECK (cudaMemcpyAsync (band.host_value, band.value, count * sizeof (float), cudaMemcpyDeviceToHost, stream),
              "copying results from the GPU");

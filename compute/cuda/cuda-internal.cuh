@@ -66,11 +66,10 @@ struct Stage1Outputs {
   double *sum_w, *sum_wz; // stage 2 sums over the point chunks done so far
 };
 
-// Stage 2 runs over the points in chunks (each launch sees every query of the band, so the device stays full, and
-// weighs the points [begin, end)); the first chunk starts the sums, the last one writes the values.
+// Stage 2 runs over the points in chunks: each launch weighs the points [begin, end) for every query of the band and
+// adds into the band's float64 sums (zeroed before the first chunk); finish_stage2 then writes the values.
 struct PointChunk {
   size_t begin, end;
-  bool first, last;
 };
 
 cudaError_t build_grid (const DevicePoints &points, DeviceGrid &grid, double x_min, double y_min, double cell_size,
@@ -86,5 +85,7 @@ cudaError_t launch_nearest (const DeviceGrid &grid, const DevicePoints &points, 
 cudaError_t launch_stage2 (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
                            const PointChunk &chunk, bool inverse_square, shepard_cuda_weighting weighting,
                            shepard_cuda_layout layout, int multiprocessors, cudaStream_t stream);
+
+cudaError_t finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream);
 
 } // namespace shepard_cuda

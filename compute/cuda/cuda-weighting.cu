@@ -26,6 +26,7 @@ constexpr unsigned kPolynomialMask = 0x88; // query q uses the polynomial when b
 constexpr int kTilePoints = kThreads;
 constexpr int kUnroll = 8;
 constexpr int kRun = 64; // points summed in float before going into a float64 sum
+constexpr int kMaxSplits = 16;
 
 __device__ __forceinline__ float
 fast_log2 (float x)
@@ -69,20 +70,20 @@ polynomial_exp2 (float y)
   return __int_as_float (__float_as_int (p) + (__float_as_int (shifted) << 23));
 }
 
-// Keeps the running sums between chunks; the last chunk turns them into the value.
+// Several blocks (and launches) add into one query's sums.
 __device__ __forceinline__ void
-finish_query (const Stage1Outputs &stage1, const PointChunk &chunk, int i, double total_w, double total_wz)
+add_sums (const Stage1Outputs &stage1, int i, double total_w, double total_wz)
 {
-  if (chunk.last)
-    {
-      if (!stage1.done[i])
-        stage1.value[i] = (float) (total_wz / total_w);
-    }
-  else
-    {
-      stage1.sum_w[i] = total_w;
-      stage1.sum_wz[i] = total_wz;
-    }
+  atomicAdd (&stage1.sum_w[i], total_w);
+  atomicAdd (&stage1.sum_wz[i], total_wz);
+}
+
+__global__ void
+finish_kernel (Stage1Outputs stage1, int count)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count && !stage1.done[i])
+    stage1.value[i] = (float) (stage1.sum_wz[i] / stage1.sum_w[i]);
 }
 
 template <bool InverseSquare, bool Polynomial>
@@ -154,20 +155,25 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
       qy[q] = (float) ((origin_row - ((double) (band_first_row + row) + 0.5)) * source.dy);
       exponent[q] = inside ? stage1.exponent[index[q]] : -1.0f;
       offset[q] = inside ? stage1.offset[index[q]] : 0.0f;
-      total_w[q][threadIdx.x] = inside && !chunk.first ? stage1.sum_w[index[q]] : 0.0;
-      total_wz[q][threadIdx.x] = inside && !chunk.first ? stage1.sum_wz[index[q]] : 0.0;
+      total_w[q][threadIdx.x] = 0.0;
+      total_wz[q][threadIdx.x] = 0.0;
     }
 
-  for (size_t base = chunk.begin; base < chunk.end; base += kTilePoints)
+  // blockIdx.z picks this block's share of the chunk: splitting the points evens the blocks out over the device.
+  size_t share = (chunk.end - chunk.begin + gridDim.z - 1) / gridDim.z;
+  share = (share + kTilePoints - 1) / kTilePoints * kTilePoints;
+  const size_t first_point = chunk.begin + blockIdx.z * share;
+  const size_t end_point = first_point + share < chunk.end ? first_point + share : chunk.end;
+  for (size_t base = first_point; base < end_point; base += kTilePoints)
     {
       __syncthreads ();
       for (int slot = threadIdx.x; slot < kTilePoints; slot += kThreads)
         {
           size_t p = base + slot;
-          // Past the chunk's end a point far away with no value: weight 0 through the power path, and a weight of
+          // Past the share's end a point far away with no value: weight 0 through the power path, and a weight of
           // about 1e-19 (whose paired product stays finite) through the reciprocal.
           float4 shifted = make_float4 (InverseSquare ? 3e9f : INFINITY, 0.0f, 0.0f, 0.0f);
-          if (p < chunk.end)
+          if (p < end_point)
             {
               PointHiLo point = load_point<Layout> (points, p);
               shifted = make_float4 ((point.x_hi - origin_x_hi) + (point.x_lo - origin_x_lo),
@@ -238,7 +244,7 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
 #pragma unroll
   for (int q = 0; q < Q; q++)
     if (index[q] >= 0)
-      finish_query (stage1, chunk, index[q], total_w[q][threadIdx.x], total_wz[q][threadIdx.x]);
+      add_sums (stage1, index[q], total_w[q][threadIdx.x], total_wz[q][threadIdx.x]);
 }
 
 __device__ __forceinline__ float
@@ -282,8 +288,7 @@ tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
   split (x, qx_hi, qx_lo);
   split (y, qy_hi, qy_lo);
   float exponent = inside ? stage1.exponent[i] : -1.0f, offset = inside ? stage1.offset[i] : 0.0f;
-  double total_w = inside && !chunk.first ? stage1.sum_w[i] : 0.0;
-  double total_wz = inside && !chunk.first ? stage1.sum_wz[i] : 0.0;
+  double total_w = 0.0, total_wz = 0.0;
   for (size_t base = chunk.begin; base < chunk.end; base += kThreads)
     {
       size_t p = base + threadIdx.x;
@@ -319,7 +324,7 @@ tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
       total_wz += tile_wz;
     }
   if (inside)
-    finish_query (stage1, chunk, i, total_w, total_wz);
+    add_sums (stage1, i, total_w, total_wz);
 }
 
 // Mei (2014)'s naive kernel: one query per thread, every point read from global memory.
@@ -336,8 +341,7 @@ naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, Poi
   split (x, qx_hi, qx_lo);
   split (y, qy_hi, qy_lo);
   float exponent = stage1.exponent[i], offset = stage1.offset[i];
-  double total_w = chunk.first ? 0.0 : stage1.sum_w[i];
-  double total_wz = chunk.first ? 0.0 : stage1.sum_wz[i];
+  double total_w = 0.0, total_wz = 0.0;
   for (size_t base = chunk.begin; base < chunk.end; base += kRun)
     {
       size_t end = base + kRun < chunk.end ? base + kRun : chunk.end;
@@ -354,7 +358,41 @@ naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, Poi
       total_w += run_w;
       total_wz += run_wz;
     }
-  finish_query (stage1, chunk, i, total_w, total_wz);
+  add_sums (stage1, i, total_w, total_wz);
+}
+
+// Splits each patch's points over several blocks (blockIdx.z) so that the blocks fill whole waves of the device: with
+// 512 patches and 396 resident blocks, one block per patch would leave most multiprocessors idle in a second wave.
+template <int Q, bool InverseSquare, shepard_cuda_layout Layout>
+cudaError_t
+launch_tiled (dim3 blocks, const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
+              const PointChunk &chunk, int multiprocessors, cudaStream_t stream)
+{
+  auto kernel = tiled_grid_kernel<Q, InverseSquare, Layout>;
+  int per_multiprocessor = 0;
+  cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_multiprocessor, kernel, kThreads, 0);
+  if (status != cudaSuccess)
+    return status;
+  long long slots = (long long) (per_multiprocessor > 0 ? per_multiprocessor : 1) * multiprocessors;
+  long long patches = (long long) blocks.x * blocks.y;
+  long long tiles = (long long) ((chunk.end - chunk.begin + kTilePoints - 1) / kTilePoints);
+  int most = (int) (tiles < kMaxSplits ? tiles : kMaxSplits);
+  int best = 1;
+  double best_use = 0.0;
+  for (int splits = 1; splits <= most; splits++)
+    {
+      long long work = patches * splits, waves = (work + slots - 1) / slots;
+      double use = (double) work / (double) (waves * slots);
+      // More splits only when they fill the waves clearly better: each adds a pass of atomics.
+      if (use > best_use + 0.02)
+        {
+          best_use = use;
+          best = splits;
+        }
+    }
+  blocks.z = (unsigned) best;
+  kernel<<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+  return cudaGetLastError ();
 }
 
 template <bool InverseSquare>
@@ -391,31 +429,32 @@ launch_for (const DevicePoints &points, const QuerySource &queries, const Stage1
   if (layout == SHEPARD_CUDA_LAYOUT_SOA)
     {
       if (q == kQueriesPerThread)
-        tiled_grid_kernel<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA>
-            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
-      else if (q == 2)
-        tiled_grid_kernel<2, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA>
-            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
-      else
-        tiled_grid_kernel<1, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA>
-            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+        return launch_tiled<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (
+            blocks, points, queries, stage1, chunk, multiprocessors, stream);
+      if (q == 2)
+        return launch_tiled<2, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (blocks, points, queries, stage1, chunk,
+                                                                       multiprocessors, stream);
+      return launch_tiled<1, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (blocks, points, queries, stage1, chunk,
+                                                                     multiprocessors, stream);
     }
-  else
-    {
-      if (q == kQueriesPerThread)
-        tiled_grid_kernel<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS>
-            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
-      else if (q == 2)
-        tiled_grid_kernel<2, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS>
-            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
-      else
-        tiled_grid_kernel<1, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS>
-            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
-    }
-  return cudaGetLastError ();
+  if (q == kQueriesPerThread)
+    return launch_tiled<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (
+        blocks, points, queries, stage1, chunk, multiprocessors, stream);
+  if (q == 2)
+    return launch_tiled<2, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (blocks, points, queries, stage1, chunk,
+                                                                    multiprocessors, stream);
+  return launch_tiled<1, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (blocks, points, queries, stage1, chunk,
+                                                                  multiprocessors, stream);
 }
 
 } // namespace
+
+cudaError_t
+finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream)
+{
+  finish_kernel<<<(count + kThreads - 1) / kThreads, kThreads, 0, stream>>> (stage1, count);
+  return cudaGetLastError ();
+}
 
 cudaError_t
 launch_stage2 (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
