@@ -270,6 +270,29 @@ grid_source (const shepard_point_set *set, const shepard_grid *grid)
   return source;
 }
 
+/* Whether some weight (d2 / d2_nearest)^e could fall below 2^-126, where the polynomial 2^y needs its clamp: the
+ * largest |e| times log2 of the widest ratio of squared distances between the raster (or the points) and the data. */
+static bool
+weights_may_underflow (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
+                       double smallest_d2)
+{
+  double largest_exponent = 0.5 * params->power;
+  if (params->method == SHEPARD_METHOD_AIDW)
+    for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+      largest_exponent = fmax (largest_exponent, 0.5 * params->alpha[level]);
+  double x_min = set->x_min, x_max = set->x_max, y_min = set->y_min, y_max = set->y_max;
+  if (!queries->grid)
+    return true;
+  const shepard_grid *grid = queries->grid;
+  x_min = fmin (x_min, grid->x_min);
+  x_max = fmax (x_max, grid->x_min + grid->dx * (double) grid->width);
+  y_min = fmin (y_min, grid->y_max - grid->dy * (double) grid->height);
+  y_max = fmax (y_max, grid->y_max);
+  double width = (x_max - x_min) * set->scale, height = (y_max - y_min) * set->scale;
+  double largest_d2 = width * width + height * height;
+  return !(largest_exponent * log2 (largest_d2 / smallest_d2) < 120.0);
+}
+
 static double
 elapsed_ms (cudaEvent_t from, cudaEvent_t to)
 {
@@ -310,6 +333,7 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
   stage1.coincident_d2 = (float) (coincident * coincident);
   stage1.local_to_given = (float) (1.0 / set->scale);
   bool inverse_square = !aidw && params->power == 2.0;
+  bool clamp = weights_may_underflow (set, params, queries, coincident * coincident);
 
   // Bands: whole raster rows, as many as fit the band buffers; stage 2 then goes through the points in chunks.
   double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
@@ -377,7 +401,7 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
             {
               PointChunk chunk = { begin, begin + chunk_points < n ? begin + chunk_points : n };
               CHECK (launch_stage2 (backend->points, source, out, chunk, inverse_square, backend->variant.weighting,
-                                    backend->variant.layout, backend->multiprocessors, stream),
+                                    backend->variant.layout, clamp, backend->multiprocessors, stream),
                      "weighing the points on the GPU");
               if (progress && chunk.end < n)
                 {

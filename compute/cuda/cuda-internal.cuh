@@ -84,7 +84,7 @@ cudaError_t launch_nearest (const DeviceGrid &grid, const DevicePoints &points, 
 
 cudaError_t launch_stage2 (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
                            const PointChunk &chunk, bool inverse_square, shepard_cuda_weighting weighting,
-                           shepard_cuda_layout layout, int multiprocessors, cudaStream_t stream);
+                           shepard_cuda_layout layout, bool clamp, int multiprocessors, cudaStream_t stream);
 
 cudaError_t finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream);
 

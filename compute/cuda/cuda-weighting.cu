@@ -53,20 +53,23 @@ fast_reciprocal (float x)
 }
 
 // 2^y for y <= ~0 on the FMA pipes: y = n + f with |f| <= 1/2 rounded by the 1.5 * 2^23 trick, whose low bits are n
-// itself; 2^f by its Taylor series to f^6 (relative error 1.2e-7); n added into the exponent field.
+// itself; 2^f by a degree-5 polynomial interpolating at the Chebyshev nodes (relative error 2.3e-7 in float); n added
+// into the exponent field (one LEA). Below y = -126 that field would wrap: Clamp guards it, and the host drops the
+// guard when no weight can be that small.
+template <bool Clamp>
 __device__ __forceinline__ float
 polynomial_exp2 (float y)
 {
-  y = fmaxf (y, -126.0f);
+  if (Clamp)
+    y = fmaxf (y, -126.0f);
   float shifted = __fadd_rn (y, 12582912.0f);
   float f = __fsub_rn (y, __fsub_rn (shifted, 12582912.0f));
-  float p = 1.5403530393381608e-4f; // ln2^6 / 6!
-  p = fmaf (p, f, 1.3333558146428443e-3f);
-  p = fmaf (p, f, 9.6181291076284772e-3f);
-  p = fmaf (p, f, 5.5504108664821580e-2f);
-  p = fmaf (p, f, 2.4022650695910071e-1f);
-  p = fmaf (p, f, 6.9314718055994531e-1f);
-  p = fmaf (p, f, 1.0f);
+  float p = 1.339086336e-3f;
+  p = fmaf (p, f, 9.676031918e-3f);
+  p = fmaf (p, f, 5.550357114e-2f);
+  p = fmaf (p, f, 2.402210749e-1f);
+  p = fmaf (p, f, 6.931471880e-1f);
+  p = fmaf (p, f, 1.000000075e+00f);
   return __int_as_float (__float_as_int (p) + (__float_as_int (shifted) << 23));
 }
 
@@ -86,14 +89,14 @@ finish_kernel (Stage1Outputs stage1, int count)
     stage1.value[i] = (float) (stage1.sum_wz[i] / stage1.sum_w[i]);
 }
 
-template <bool InverseSquare, bool Polynomial>
+template <bool InverseSquare, bool Polynomial, bool Clamp = true>
 __device__ __forceinline__ float
 weight (float d2, float exponent, float offset)
 {
   if (InverseSquare)
     return fast_reciprocal (d2);
   float y = fmaf (exponent, fast_log2 (d2), offset);
-  return Polynomial ? polynomial_exp2 (y) : fast_exp2 (y);
+  return Polynomial ? polynomial_exp2<Clamp> (y) : fast_exp2 (y);
 }
 
 struct PointHiLo {
@@ -122,7 +125,7 @@ split (double value, float &hi, float &lo)
 
 // Raster queries: a block owns a patch of kPatchColumns x (kRowsOfThreads * Q) cells of the band; thread (tx, ty)
 // owns column tx and rows ty, ty + kRowsOfThreads, ... of the patch.
-template <int Q, bool InverseSquare, shepard_cuda_layout Layout>
+template <int Q, bool InverseSquare, shepard_cuda_layout Layout, bool Clamp>
 __global__ void __launch_bounds__ (kThreads)
 tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk)
 {
@@ -222,7 +225,7 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
 #pragma unroll
                   for (int q = 0; q < Q; q++)
                     w[q] = (kPolynomialMask >> q & 1u)
-                               ? weight<false, true> (d2[q], exponent[q], offset[q])
+                               ? weight<false, true, Clamp> (d2[q], exponent[q], offset[q])
                                : weight<false, false> (d2[q], exponent[q], offset[q]);
                 }
 #pragma unroll
@@ -366,9 +369,11 @@ naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, Poi
 template <int Q, bool InverseSquare, shepard_cuda_layout Layout>
 cudaError_t
 launch_tiled (dim3 blocks, const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
-              const PointChunk &chunk, int multiprocessors, cudaStream_t stream)
+              const PointChunk &chunk, bool clamp, int multiprocessors, cudaStream_t stream)
 {
-  auto kernel = tiled_grid_kernel<Q, InverseSquare, Layout>;
+  // The reciprocal needs no clamp: one instance serves it.
+  auto kernel = InverseSquare || !clamp ? tiled_grid_kernel<Q, InverseSquare, Layout, false>
+                                        : tiled_grid_kernel<Q, InverseSquare, Layout, true>;
   int per_multiprocessor = 0;
   cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_multiprocessor, kernel, kThreads, 0);
   if (status != cudaSuccess)
@@ -398,7 +403,7 @@ launch_tiled (dim3 blocks, const DevicePoints &points, const QuerySource &querie
 template <bool InverseSquare>
 cudaError_t
 launch_for (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
-            const PointChunk &chunk, shepard_cuda_weighting weighting, shepard_cuda_layout layout,
+            const PointChunk &chunk, shepard_cuda_weighting weighting, shepard_cuda_layout layout, bool clamp,
             int multiprocessors, cudaStream_t stream)
 {
   if (weighting == SHEPARD_CUDA_WEIGHTING_NAIVE)
@@ -430,21 +435,21 @@ launch_for (const DevicePoints &points, const QuerySource &queries, const Stage1
     {
       if (q == kQueriesPerThread)
         return launch_tiled<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (
-            blocks, points, queries, stage1, chunk, multiprocessors, stream);
+            blocks, points, queries, stage1, chunk, clamp, multiprocessors, stream);
       if (q == 2)
         return launch_tiled<2, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (blocks, points, queries, stage1, chunk,
-                                                                       multiprocessors, stream);
+                                                                       clamp, multiprocessors, stream);
       return launch_tiled<1, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (blocks, points, queries, stage1, chunk,
-                                                                     multiprocessors, stream);
+                                                                     clamp, multiprocessors, stream);
     }
   if (q == kQueriesPerThread)
     return launch_tiled<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (
-        blocks, points, queries, stage1, chunk, multiprocessors, stream);
+        blocks, points, queries, stage1, chunk, clamp, multiprocessors, stream);
   if (q == 2)
     return launch_tiled<2, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (blocks, points, queries, stage1, chunk,
-                                                                    multiprocessors, stream);
+                                                                    clamp, multiprocessors, stream);
   return launch_tiled<1, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (blocks, points, queries, stage1, chunk,
-                                                                  multiprocessors, stream);
+                                                                  clamp, multiprocessors, stream);
 }
 
 } // namespace
@@ -459,11 +464,11 @@ finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream)
 cudaError_t
 launch_stage2 (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
                const PointChunk &chunk, bool inverse_square, shepard_cuda_weighting weighting,
-               shepard_cuda_layout layout, int multiprocessors, cudaStream_t stream)
+               shepard_cuda_layout layout, bool clamp, int multiprocessors, cudaStream_t stream)
 {
   return inverse_square
-             ? launch_for<true> (points, queries, stage1, chunk, weighting, layout, multiprocessors, stream)
-             : launch_for<false> (points, queries, stage1, chunk, weighting, layout, multiprocessors, stream);
+             ? launch_for<true> (points, queries, stage1, chunk, weighting, layout, clamp, multiprocessors, stream)
+             : launch_for<false> (points, queries, stage1, chunk, weighting, layout, clamp, multiprocessors, stream);
 }
 
 } // namespace shepard_cuda
