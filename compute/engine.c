@@ -51,7 +51,9 @@ shepard_engine_new (shepard_backend backend, shepard_precision precision, int th
     }
 
   const char *fallback_reason = NULL;
+#if SHEPARD_HAVE_CUDA
   char reason[224];
+#endif
   switch (backend)
     {
     case SHEPARD_BACKEND_CPU:
