@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "shepard-engine.h"
+
+G_BEGIN_DECLS
+
+/* OpenGL drawing of an interpolated grid and its data points. Knows nothing of GTK: every ShepardRenderer function
+ * that touches GL must be called with the context the renderer was created in current (GtkGLArea: in realize,
+ * render and unrealize). Works on desktop OpenGL 3.3 core or newer and on OpenGL ES 3.0 or newer. */
+
+#define SHEPARD_RENDER_ERROR (shepard_render_error_quark ())
+
+typedef enum {
+  SHEPARD_RENDER_ERROR_UNSUPPORTED, /* the GL context is older than GL 3.3 / GLES 3.0 */
+  SHEPARD_RENDER_ERROR_SHADER,      /* a shader failed to compile or link; the message holds the driver's log */
+  SHEPARD_RENDER_ERROR_TOO_LARGE,   /* the grid is larger than the largest texture the driver takes */
+} ShepardRenderError;
+
+GQuark shepard_render_error_quark (void);
+
+typedef enum {
+  SHEPARD_COLOR_RAMP_VIRIDIS,
+  SHEPARD_COLOR_RAMP_TERRAIN,
+  SHEPARD_COLOR_RAMP_GRAYSCALE,
+} ShepardColorRamp;
+
+#define SHEPARD_COLOR_RAMP_COUNT 3
+
+/* "viridis", "terrain", "grayscale": the names GSettings and the command line use. */
+const char *shepard_color_ramp_to_string (ShepardColorRamp ramp);
+gboolean shepard_color_ramp_from_string (const char *name, ShepardColorRamp *ramp);
+
+/* The colour at position t of the ramp (t clamped to [0, 1]), each channel in [0, 1]. The fragment shader
+ * interpolates the very same control points linearly, so a drawn cell and this function agree. */
+void shepard_color_ramp_evaluate (ShepardColorRamp ramp, double t, float rgb[3]);
+
+/* The colour of a value over the range [min, max] (values outside take the end colours; min == max maps
+ * everything to the middle colour). Returns FALSE, leaving rgb alone, for a non-finite value: nodata is drawn
+ * transparent. */
+gboolean shepard_color_ramp_color_for_value (ShepardColorRamp ramp, double value, double min, double max,
+                                             float rgb[3]);
+
+/* Where the map is on the screen. */
+typedef struct {
+  double center_x, center_y; /* the map position at the middle of the viewport, in map units */
+  double units_per_pixel;    /* zoom: map units per logical pixel (> 0) */
+  int width, height;         /* the framebuffer in device pixels (GtkGLArea's resize size) */
+  double scale;              /* device pixels per logical pixel (the widget's scale factor, >= 1) */
+} ShepardView;
+
+/* Conversions between map units and logical pixels measured from the viewport's top-left corner (what pointer
+ * events give), for hover read-outs and zooming around the cursor. */
+void shepard_view_map_to_pixel (const ShepardView *view, double x, double y, double *px, double *py);
+void shepard_view_pixel_to_map (const ShepardView *view, double px, double py, double *x, double *y);
+
+/* Centres the view on [x_min, x_max] x [y_min, y_max] and zooms so that it fits inside the viewport with margin
+ * logical pixels left free on every side; width, height and scale must already be set. */
+void shepard_view_fit (ShepardView *view, double x_min, double y_min, double x_max, double y_max, double margin);
+
+/* Data point dots, in logical pixels. */
+#define SHEPARD_RENDER_POINT_RADIUS 5.0
+#define SHEPARD_RENDER_POINT_OUTLINE 1.5
+
+/* The hillshade's sun: azimuth clockwise from north and altitude above the horizon, in degrees. */
+#define SHEPARD_RENDER_SUN_AZIMUTH 315.0
+#define SHEPARD_RENDER_SUN_ALTITUDE 45.0
+
+typedef struct _ShepardRenderer ShepardRenderer;
+
+/* Creates the shaders and buffers in the current GL context. */
+ShepardRenderer *shepard_renderer_new (GError **error);
+
+/* Deletes the GL objects; the renderer's context must be current. NULL is allowed. */
+void shepard_renderer_free (ShepardRenderer *renderer);
+
+/* The grid to draw: grid->width x grid->height float32 values, row-major, row 0 at the top (north), NaN (or any
+ * non-finite value) for nodata. values may be NULL to size the texture only, for a producer that writes into
+ * shepard_renderer_get_grid_texture() itself (CUDA-GL interop). The texture is kept while the size stays and only
+ * reallocated when it changes. Fails with SHEPARD_RENDER_ERROR_TOO_LARGE beyond the driver's texture size. */
+gboolean shepard_renderer_set_grid (ShepardRenderer *renderer, const shepard_grid *grid, const float *values,
+                                    GError **error);
+
+/* Stops drawing a grid (a new layer with no result yet). */
+void shepard_renderer_clear_grid (ShepardRenderer *renderer);
+
+/* The GL_R32F texture holding the grid (0 before set_grid), in the layout of set_grid's values: texel (col, row). */
+guint shepard_renderer_get_grid_texture (const ShepardRenderer *renderer);
+
+/* The data points, drawn as dots coloured by z over the same ramp and range as the grid. The arrays are copied;
+ * n_points may be 0. */
+void shepard_renderer_set_points (ShepardRenderer *renderer, const double *x, const double *y, const double *z,
+                                  size_t n_points);
+
+void shepard_renderer_set_ramp (ShepardRenderer *renderer, ShepardColorRamp ramp);
+
+/* The values mapped to the two ends of the ramp (finite, max >= min). */
+void shepard_renderer_set_range (ShepardRenderer *renderer, double min, double max);
+
+/* Shades the grid as lit by a sun at SHEPARD_RENDER_SUN_AZIMUTH / _ALTITUDE, with slopes from the neighbouring
+ * cells over the grid's cell size. z_factor converts the values into map units (1 when both are metres; raise it to
+ * exaggerate the relief). */
+void shepard_renderer_set_hillshade (ShepardRenderer *renderer, gboolean enabled, double z_factor);
+
+void shepard_renderer_set_view (ShepardRenderer *renderer, const ShepardView *view);
+
+/* Draws into the bound framebuffer: sets the viewport to the view's size, clears to transparent and writes
+ * premultiplied colour (a GtkGLArea with has-alpha lets the widget background show through nodata). */
+void shepard_renderer_draw (ShepardRenderer *renderer);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ShepardRenderer, shepard_renderer_free)
+
+G_END_DECLS
