@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "shepard-document.h"
+
+#include <math.h>
+#include <ogr_srs_api.h>
+
+#include "engine-autocleanups.h"
+#include "gdal-autocleanups.h"
+#include "gdal-error-trap.h"
+#include "grid-export.h"
+#include "shepard-app-error.h"
+
+struct _ShepardDocument
+{
+  GObject parent_instance;
+
+  ShepardPointLayer *points;
+  char **numeric_fields;
+  char *crs_name;
+  double value_min, value_max;
+
+  /* The engine keeps search structures between calls and is not reentrant: one call at a time. */
+  GMutex engine_lock;
+  shepard_engine *engine;
+  char *backend;
+};
+
+G_DEFINE_TYPE (ShepardDocument, shepard_document, G_TYPE_OBJECT)
+
+/* The CSV driver keeps the coordinate columns as fields too; these name patterns are point-layer.c's. */
+static const char *const coordinate_patterns[] = {
+  "x", "lon*", "long*", "lng", "easting*", "east", "x_coord*", "xcoord*",
+  "y", "lat*", "northing*", "north", "y_coord*", "ycoord*", NULL,
+};
+
+static const char *const csv_listing_options[] = { "AUTODETECT_TYPE=YES", "AUTODETECT_SIZE_LIMIT=0", NULL };
+
+ShepardSurface *
+shepard_surface_ref (ShepardSurface *surface)
+{
+  return g_atomic_rc_box_acquire (surface);
+}
+
+static void
+surface_clear (gpointer data)
+{
+  ShepardSurface *surface = data;
+
+  g_free (surface->values);
+  g_free (surface->alpha);
+}
+
+void
+shepard_surface_unref (ShepardSurface *surface)
+{
+  g_atomic_rc_box_release_full (surface, surface_clear);
+}
+
+gboolean
+shepard_surface_lookup (const ShepardSurface *surface, double x, double y, double *value, double *alpha)
+{
+  g_return_val_if_fail (surface != NULL, FALSE);
+
+  double col = floor ((x - surface->grid.x_min) / surface->grid.dx);
+  double row = floor ((surface->grid.y_max - y) / surface->grid.dy);
+  if (!(col >= 0 && row >= 0 && col < (double) surface->grid.width && row < (double) surface->grid.height))
+    return FALSE;
+  size_t index = (size_t) row * surface->grid.width + (size_t) col;
+  if (value != NULL)
+    *value = surface->values[index];
+  if (alpha != NULL)
+    *alpha = surface->alpha[index];
+  return TRUE;
+}
+
+static void
+shepard_document_finalize (GObject *object)
+{
+  ShepardDocument *self = SHEPARD_DOCUMENT (object);
+
+  g_clear_pointer (&self->engine, shepard_engine_free);
+  g_clear_pointer (&self->points, shepard_point_layer_free);
+  g_clear_pointer (&self->numeric_fields, g_strfreev);
+  g_free (self->crs_name);
+  g_free (self->backend);
+  g_mutex_clear (&self->engine_lock);
+  G_OBJECT_CLASS (shepard_document_parent_class)->finalize (object);
+}
+
+static void
+shepard_document_class_init (ShepardDocumentClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = shepard_document_finalize;
+  /* Readers run in worker threads; registering the drivers once here keeps that out of them. */
+  GDALAllRegister ();
+}
+
+static void
+shepard_document_init (ShepardDocument *self)
+{
+  g_mutex_init (&self->engine_lock);
+}
+
+static gboolean
+is_coordinate_name (const char *name)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  for (const char *const *pattern = coordinate_patterns; *pattern != NULL; pattern++)
+    if (g_pattern_match_simple (*pattern, lower))
+      return TRUE;
+  return FALSE;
+}
+
+char **
+shepard_document_list_numeric_fields (const char *path, char **layer_name, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
+  shepard_gdal_error_trap_push (&trap);
+
+  GDALDriverH driver = GDALIdentifyDriverEx (path, GDAL_OF_VECTOR, NULL, NULL);
+  gboolean is_csv = driver != NULL && g_strcmp0 (GDALGetDriverShortName (driver), "CSV") == 0;
+  g_auto (GDALDatasetH) dataset = GDALOpenEx (path, GDAL_OF_VECTOR, NULL,
+                                              is_csv ? csv_listing_options : NULL, NULL);
+  if (dataset == NULL)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN,
+                   "Cannot open “%s” as a point layer: %s. Choose a vector file GDAL reads (CSV, GeoPackage, "
+                   "Shapefile, GeoJSON…).",
+                   path, shepard_gdal_error_trap_reason (&trap, "GDAL does not recognise its format"));
+      return NULL;
+    }
+  if (GDALDatasetGetLayerCount (dataset) < 1)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
+                   "“%s” holds no vector layer. Choose a file with point features.", path);
+      return NULL;
+    }
+  OGRLayerH layer = GDALDatasetGetLayer (dataset, 0);
+  OGRFeatureDefnH definition = OGR_L_GetLayerDefn (layer);
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  guint count = 0;
+  for (int i = 0; i < OGR_FD_GetFieldCount (definition); i++)
+    {
+      OGRFieldDefnH field = OGR_FD_GetFieldDefn (definition, i);
+      OGRFieldType type = OGR_Fld_GetType (field);
+      if (type != OFTInteger && type != OFTInteger64 && type != OFTReal)
+        continue;
+      if (is_csv && is_coordinate_name (OGR_Fld_GetNameRef (field)))
+        continue;
+      g_strv_builder_add (builder, OGR_Fld_GetNameRef (field));
+      count++;
+    }
+  if (count == 0)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD,
+                   "Layer “%s” of “%s” has no numeric field to interpolate. Add a column of numbers, or choose "
+                   "another file.",
+                   OGR_L_GetName (layer), path);
+      return NULL;
+    }
+  if (layer_name != NULL)
+    *layer_name = g_strdup (OGR_L_GetName (layer));
+  return g_strv_builder_end (builder);
+}
+
+static char *
+describe_crs (const char *wkt)
+{
+  if (wkt == NULL)
+    return g_strdup ("none");
+  OGRSpatialReferenceH crs = OSRNewSpatialReference (wkt);
+  if (crs == NULL)
+    return g_strdup ("unknown");
+  OSRAutoIdentifyEPSG (crs);
+  const char *name = OSRGetName (crs);
+  const char *authority = OSRGetAuthorityName (crs, NULL);
+  const char *code = OSRGetAuthorityCode (crs, NULL);
+  char *text = authority != NULL && code != NULL
+                 ? g_strdup_printf ("%s (%s:%s)", name != NULL ? name : "unnamed", authority, code)
+                 : g_strdup (name != NULL ? name : "unnamed");
+  OSRDestroySpatialReference (crs);
+  return text;
+}
+
+typedef struct {
+  char *path;
+  char *field;
+} LoadRequest;
+
+static void
+load_request_free (gpointer data)
+{
+  LoadRequest *request = data;
+
+  g_free (request->path);
+  g_free (request->field);
+  g_free (request);
+}
+
+static void
+load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+{
+  LoadRequest *request = task_data;
+  GError *error = NULL;
+  g_autoptr (ShepardDocument) self = g_object_new (SHEPARD_TYPE_DOCUMENT, NULL);
+
+  self->numeric_fields = shepard_document_list_numeric_fields (request->path, NULL, &error);
+  if (self->numeric_fields == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  const char *field = request->field;
+  if (field == NULL || !g_strv_contains ((const char *const *) self->numeric_fields, field))
+    field = self->numeric_fields[0];
+  self->points = shepard_point_layer_read (request->path, NULL, field, NULL, NULL, NULL, &error);
+  if (self->points == NULL)
+    {
+      g_prefix_error (&error, "Cannot read the points: ");
+      g_task_return_error (task, error);
+      return;
+    }
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  shepard_error engine_error = { 0 };
+  self->engine = shepard_engine_new (SHEPARD_BACKEND_AUTO, SHEPARD_PRECISION_FLOAT32, 0, &engine_error);
+  if (self->engine == NULL
+      || shepard_engine_set_points (self->engine, self->points->x, self->points->y, self->points->z,
+                                    self->points->count, &engine_error) != SHEPARD_OK)
+    {
+      shepard_app_error_set_from_engine (&error, &engine_error);
+      g_task_return_error (task, error);
+      return;
+    }
+  self->backend = g_strdup (shepard_engine_describe (self->engine));
+  self->crs_name = describe_crs (self->points->crs_wkt);
+  self->value_min = INFINITY;
+  self->value_max = -INFINITY;
+  for (size_t i = 0; i < self->points->count; i++)
+    {
+      self->value_min = MIN (self->value_min, self->points->z[i]);
+      self->value_max = MAX (self->value_max, self->points->z[i]);
+    }
+  g_task_return_pointer (task, g_steal_pointer (&self), g_object_unref);
+}
+
+void
+shepard_document_load_async (const char *path, const char *field, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (path != NULL);
+
+  g_type_ensure (SHEPARD_TYPE_DOCUMENT);
+  LoadRequest *request = g_new0 (LoadRequest, 1);
+  request->path = g_strdup (path);
+  request->field = g_strdup (field);
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, shepard_document_load_async);
+  g_task_set_task_data (task, request, load_request_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+ShepardDocument *
+shepard_document_load_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+const ShepardPointLayer *
+shepard_document_get_points (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), NULL);
+  return self->points;
+}
+
+const char *const *
+shepard_document_get_numeric_fields (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), NULL);
+  return (const char *const *) self->numeric_fields;
+}
+
+const char *
+shepard_document_get_backend (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), NULL);
+  return self->backend;
+}
+
+const char *
+shepard_document_get_crs_name (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), NULL);
+  return self->crs_name;
+}
+
+void
+shepard_document_get_bounds (ShepardDocument *self, double *x_min, double *y_min, double *x_max, double *y_max)
+{
+  g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
+  /* The engine copied the points once at load; reading its bounds needs no lock. */
+  shepard_engine_bounds (self->engine, x_min, y_min, x_max, y_max);
+}
+
+double
+shepard_document_get_value_min (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), 0);
+  return self->value_min;
+}
+
+double
+shepard_document_get_value_max (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), 0);
+  return self->value_max;
+}
+
+static bool
+engine_cancel_check (double fraction, const char *message, void *user_data)
+{
+  return !g_cancellable_is_cancelled (user_data);
+}
+
+typedef struct {
+  shepard_params params;
+  shepard_grid grid;
+} InterpolateRequest;
+
+static void
+interpolate_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+{
+  ShepardDocument *self = source_object;
+  InterpolateRequest *request = task_data;
+  size_t cells = request->grid.width * request->grid.height;
+  g_autofree double *values = g_try_new (double, cells);
+  g_autofree double *alpha = g_try_new (double, cells);
+
+  if (values == NULL || alpha == NULL)
+    {
+      g_task_return_new_error (task, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
+                               "Not enough memory for a %zu × %zu preview: lower the preview resolution.",
+                               request->grid.width, request->grid.height);
+      return;
+    }
+  GCancellable *check = cancellable != NULL ? cancellable : g_task_get_cancellable (task);
+  g_autoptr (GCancellable) never = check == NULL ? g_cancellable_new () : NULL;
+  shepard_outputs outputs = { .values = values, .alpha = alpha };
+  shepard_error engine_error = { 0 };
+  shepard_status status;
+  gint64 start, end;
+
+  g_mutex_lock (&self->engine_lock);
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_mutex_unlock (&self->engine_lock);
+      return;
+    }
+  start = g_get_monotonic_time ();
+  status = shepard_engine_interpolate_grid (self->engine, &request->params, &request->grid, &outputs,
+                                            engine_cancel_check, check != NULL ? check : never, &engine_error);
+  end = g_get_monotonic_time ();
+  g_mutex_unlock (&self->engine_lock);
+
+  if (status == SHEPARD_ERROR_CANCELLED)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The computation was cancelled");
+      return;
+    }
+  if (status != SHEPARD_OK)
+    {
+      GError *error = NULL;
+      shepard_app_error_set_from_engine (&error, &engine_error);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  ShepardSurface *surface = g_atomic_rc_box_new0 (ShepardSurface);
+  surface->grid = request->grid;
+  surface->params = request->params;
+  surface->values = g_new (float, cells);
+  surface->alpha = g_new (float, cells);
+  surface->value_min = INFINITY;
+  surface->value_max = -INFINITY;
+  for (size_t i = 0; i < cells; i++)
+    {
+      surface->values[i] = (float) values[i];
+      surface->alpha[i] = (float) alpha[i];
+      surface->value_min = MIN (surface->value_min, values[i]);
+      surface->value_max = MAX (surface->value_max, values[i]);
+    }
+  surface->seconds = (double) (end - start) / G_USEC_PER_SEC;
+  g_task_return_pointer (task, surface, (GDestroyNotify) shepard_surface_unref);
+}
+
+void
+shepard_document_interpolate_async (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
+                                    GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
+  g_return_if_fail (params != NULL && grid != NULL);
+  g_return_if_fail (grid->width > 0 && grid->height > 0);
+
+  InterpolateRequest *request = g_new (InterpolateRequest, 1);
+  request->params = *params;
+  request->grid = *grid;
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, shepard_document_interpolate_async);
+  g_task_set_task_data (task, request, g_free);
+  /* A newer request supersedes this one: its error must not pre-empt the newer result. */
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, interpolate_thread);
+}
+
+ShepardSurface *
+shepard_document_interpolate_finish (ShepardDocument *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+typedef struct {
+  shepard_params params;
+  shepard_grid grid;
+  char *value_path;
+  char *alpha_path;
+  char *driver_name;
+  GDALDataType data_type;
+  ShepardExportProgress progress;
+  GObject *progress_target;
+  GMainContext *context;
+  GCancellable *cancellable;
+  /* The last fraction the worker reported, and whether the main thread still has to show one. */
+  GMutex lock;
+  double fraction;
+  gboolean update_pending;
+} ExportRequest;
+
+static void
+export_request_free (gpointer data)
+{
+  ExportRequest *request = data;
+
+  g_free (request->value_path);
+  g_free (request->alpha_path);
+  g_free (request->driver_name);
+  g_clear_object (&request->progress_target);
+  g_clear_object (&request->cancellable);
+  g_main_context_unref (request->context);
+  g_mutex_clear (&request->lock);
+  g_free (request);
+}
+
+static gboolean
+deliver_progress (gpointer data)
+{
+  GTask *task = data;
+  ExportRequest *request = g_task_get_task_data (task);
+
+  g_mutex_lock (&request->lock);
+  double fraction = request->fraction;
+  request->update_pending = FALSE;
+  g_mutex_unlock (&request->lock);
+  if (request->progress != NULL)
+    request->progress (request->progress_target, fraction);
+  return G_SOURCE_REMOVE;
+}
+
+static int CPL_STDCALL
+export_progress (double fraction, const char *message, void *data)
+{
+  GTask *task = data;
+  ExportRequest *request = g_task_get_task_data (task);
+  gboolean schedule;
+
+  g_mutex_lock (&request->lock);
+  request->fraction = fraction;
+  schedule = !request->update_pending;
+  request->update_pending = TRUE;
+  g_mutex_unlock (&request->lock);
+  /* At most one update waits on the main loop, so a fast export cannot flood it. */
+  if (schedule)
+    g_main_context_invoke_full (request->context, G_PRIORITY_DEFAULT, deliver_progress, g_object_ref (task),
+                                g_object_unref);
+  return !g_cancellable_is_cancelled (request->cancellable);
+}
+
+static void
+export_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+{
+  ShepardDocument *self = source_object;
+  ExportRequest *request = task_data;
+  ShepardGridExport export = {
+    .value_path = request->value_path,
+    .alpha_path = request->alpha_path,
+    .format = {
+      .driver_name = request->driver_name,
+      .data_type = request->data_type,
+      .crs_wkt = self->points->crs_wkt,
+    },
+  };
+  GError *error = NULL;
+
+  g_mutex_lock (&self->engine_lock);
+  gboolean written = shepard_grid_export (self->engine, &request->params, &request->grid, &export, export_progress,
+                                          task, &error);
+  g_mutex_unlock (&self->engine_lock);
+  if (written)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+shepard_document_export_async (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
+                               const char *value_path, const char *alpha_path, const char *driver_name,
+                               GDALDataType data_type, ShepardExportProgress progress, GObject *progress_target,
+                               GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
+  g_return_if_fail (params != NULL && grid != NULL && value_path != NULL);
+  g_return_if_fail (progress_target == NULL || G_IS_OBJECT (progress_target));
+
+  ExportRequest *request = g_new0 (ExportRequest, 1);
+  request->params = *params;
+  request->grid = *grid;
+  request->value_path = g_strdup (value_path);
+  request->alpha_path = g_strdup (alpha_path);
+  request->driver_name = g_strdup (driver_name);
+  request->data_type = data_type;
+  request->progress = progress;
+  request->progress_target = progress_target != NULL ? g_object_ref (progress_target) : NULL;
+  request->context = g_main_context_ref_thread_default ();
+  request->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
+  g_mutex_init (&request->lock);
+
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, shepard_document_export_async);
+  g_task_set_task_data (task, request, export_request_free);
+  g_task_run_in_thread (task, export_thread);
+}
+
+gboolean
+shepard_document_export_finish (ShepardDocument *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "point-layer.h"
+#include "raster-format.h"
+#include "shepard-engine.h"
+
+G_BEGIN_DECLS
+
+/* One interpolated grid, in float32 as it is drawn. Immutable once delivered; reference counted. */
+typedef struct {
+  shepard_grid grid;
+  shepard_params params;
+  float *values;          /* width x height, row 0 at the top */
+  float *alpha;           /* the power used at each cell (p for IDW) */
+  double value_min, value_max;
+  double seconds;         /* wall time of the engine call */
+} ShepardSurface;
+
+ShepardSurface *shepard_surface_ref (ShepardSurface *surface);
+void shepard_surface_unref (ShepardSurface *surface);
+/* The cell holding (x, y); FALSE outside the grid. */
+gboolean shepard_surface_lookup (const ShepardSurface *surface, double x, double y, double *value, double *alpha);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ShepardSurface, shepard_surface_unref)
+
+#define SHEPARD_TYPE_DOCUMENT (shepard_document_get_type ())
+G_DECLARE_FINAL_TYPE (ShepardDocument, shepard_document, SHEPARD, DOCUMENT, GObject)
+
+/* The numeric fields of the first layer of a vector source, in layer order, without the CSV coordinate columns. */
+char **shepard_document_list_numeric_fields (const char *path, char **layer_name, GError **error);
+
+/* Reads the points of path (field NULL: the first numeric field) and gives them to a new engine, in a worker
+ * thread. */
+void shepard_document_load_async (const char *path, const char *field, GCancellable *cancellable,
+                                  GAsyncReadyCallback callback, gpointer user_data);
+ShepardDocument *shepard_document_load_finish (GAsyncResult *result, GError **error);
+
+const ShepardPointLayer *shepard_document_get_points (ShepardDocument *self);
+const char *const *shepard_document_get_numeric_fields (ShepardDocument *self);
+const char *shepard_document_get_backend (ShepardDocument *self);
+/* "Amersfoort / RD New (EPSG:28992)", or "none". */
+const char *shepard_document_get_crs_name (ShepardDocument *self);
+void shepard_document_get_bounds (ShepardDocument *self, double *x_min, double *y_min, double *x_max, double *y_max);
+double shepard_document_get_value_min (ShepardDocument *self);
+double shepard_document_get_value_max (ShepardDocument *self);
+
+/* Interpolates grid in a worker thread. Calls run one at a time on the engine: cancel the older request before
+ * making a newer one, and it gives the engine up within ~100 ms. */
+void shepard_document_interpolate_async (ShepardDocument *self, const shepard_params *params,
+                                         const shepard_grid *grid, GCancellable *cancellable,
+                                         GAsyncReadyCallback callback, gpointer user_data);
+ShepardSurface *shepard_document_interpolate_finish (ShepardDocument *self, GAsyncResult *result, GError **error);
+
+/* Called on the thread that started the export, with a reference on target held meanwhile. */
+typedef void (*ShepardExportProgress) (GObject *target, double fraction);
+
+/* Writes the value raster (and the alpha raster when alpha_path is set) atomically through app/grid-export, in a
+ * worker thread, with the layer's CRS. */
+void shepard_document_export_async (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
+                                    const char *value_path, const char *alpha_path, const char *driver_name,
+                                    GDALDataType data_type, ShepardExportProgress progress, GObject *progress_target,
+                                    GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+gboolean shepard_document_export_finish (ShepardDocument *self, GAsyncResult *result, GError **error);
+
+G_END_DECLS
