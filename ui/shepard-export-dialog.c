@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "shepard-export-dialog.h"
+
+#include <gdal.h>
+#include <math.h>
+#include <string.h>
+
+#include "grid-extent.h"
+#include "shepard-app-error.h"
+
+/* The default export cell size gives this many cells along the longer side. */
+#define DEFAULT_EXPORT_CELLS 1000
+
+struct _ShepardExportDialog
+{
+  GtkWindow parent_instance;
+
+  /* Template widgets */
+  GtkWidget *form;
+  GtkEntry *path_entry;
+  GtkDropDown *format_dropdown, *type_dropdown;
+  GtkSpinButton *resolution_spin;
+  GtkLabel *size_label, *error_label;
+  GtkCheckButton *alpha_check;
+  GtkProgressBar *progress_bar;
+  GtkWidget *export_button;
+
+  /* Owned */
+  ShepardWindow *window;
+  GPtrArray *driver_names;
+  GPtrArray *driver_extensions;
+  GCancellable *cancellable;
+  char *value_path, *alpha_path;
+};
+
+G_DEFINE_FINAL_TYPE (ShepardExportDialog, shepard_export_dialog, GTK_TYPE_WINDOW)
+
+enum {
+  SIGNAL_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static gboolean
+compute_grid (ShepardExportDialog *self, shepard_grid *grid, GError **error)
+{
+  double x_min, y_min, x_max, y_max;
+  double resolution = gtk_spin_button_get_value (self->resolution_spin);
+  size_t width, height;
+
+  shepard_window_get_extent (self->window, &x_min, &y_min, &x_max, &y_max);
+  if (!shepard_grid_cells_for_resolution (x_max - x_min, resolution, "x", &width, error)
+      || !shepard_grid_cells_for_resolution (y_max - y_min, resolution, "y", &height, error))
+    return FALSE;
+  /* The cells are square: the extent grows to whole cells rather than stretching them. */
+  x_max = x_min + resolution * (double) width;
+  y_min = y_max - resolution * (double) height;
+  return shepard_grid_from_extent (x_min, x_max, y_min, y_max, width, height, grid, error);
+}
+
+static void
+on_resolution_changed (ShepardExportDialog *self)
+{
+  g_autoptr (GError) error = NULL;
+  shepard_grid grid;
+
+  if (!compute_grid (self, &grid, &error))
+    {
+      gtk_label_set_text (self->size_label, error->message);
+      gtk_widget_set_sensitive (self->export_button, FALSE);
+      return;
+    }
+  g_autofree char *text = g_strdup_printf ("%zu × %zu cells from (%.2f, %.2f) to (%.2f, %.2f)", grid.width,
+                                           grid.height, grid.x_min, grid.y_max - grid.dy * (double) grid.height,
+                                           grid.x_min + grid.dx * (double) grid.width, grid.y_max);
+  gtk_label_set_text (self->size_label, text);
+  gtk_widget_set_sensitive (self->export_button, TRUE);
+}
+
+static void
+on_path_changed (ShepardExportDialog *self)
+{
+  gtk_widget_set_sensitive (self->export_button, gtk_entry_buffer_get_length (gtk_entry_get_buffer (self->path_entry)) > 0);
+}
+
+static void
+on_format_changed (ShepardExportDialog *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->format_dropdown);
+  const char *extension;
+  const char *path = gtk_editable_get_text (GTK_EDITABLE (self->path_entry));
+
+  if (selected >= self->driver_extensions->len)
+    return;
+  extension = g_ptr_array_index (self->driver_extensions, selected);
+  const char *dot = strrchr (path, '.');
+  const char *slash = strrchr (path, G_DIR_SEPARATOR);
+  if (extension[0] == '\0' || dot == NULL || (slash != NULL && dot < slash))
+    return;
+  g_autofree char *stem = g_strndup (path, (gsize) (dot - path));
+  g_autofree char *renamed = g_strdup_printf ("%s.%s", stem, extension);
+  gtk_editable_set_text (GTK_EDITABLE (self->path_entry), renamed);
+}
+
+static void
+on_save_response (GtkNativeDialog *chooser, int response, ShepardExportDialog *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = g_file_get_path (file);
+      if (path != NULL)
+        gtk_editable_set_text (GTK_EDITABLE (self->path_entry), path);
+    }
+  g_object_unref (chooser);
+}
+
+static void
+on_choose_clicked (ShepardExportDialog *self)
+{
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new ("Export Raster", GTK_WINDOW (self),
+                                                               GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+  const char *path = gtk_editable_get_text (GTK_EDITABLE (self->path_entry));
+
+  if (path[0] != '\0')
+    {
+      g_autoptr (GFile) file = g_file_new_for_path (path);
+      g_autoptr (GFile) folder = g_file_get_parent (file);
+      g_autofree char *name = g_file_get_basename (file);
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+    }
+  g_signal_connect (chooser, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+set_running (ShepardExportDialog *self, gboolean running)
+{
+  gtk_widget_set_sensitive (self->form, !running);
+  gtk_widget_set_sensitive (self->export_button, !running);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), running);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+}
+
+static void
+show_progress (GObject *target, double fraction)
+{
+  ShepardExportDialog *self = SHEPARD_EXPORT_DIALOG (target);
+  g_autofree char *text = g_strdup_printf ("%.0f %%", fraction * 100.0);
+
+  gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (fraction, 0, 1));
+  gtk_progress_bar_set_text (self->progress_bar, text);
+}
+
+static void
+on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  ShepardExportDialog *self = user_data;
+  g_autoptr (GError) error = NULL;
+  gboolean written = shepard_document_export_finish (SHEPARD_DOCUMENT (source), result, &error);
+
+  g_clear_object (&self->cancellable);
+  set_running (self, FALSE);
+  if (written)
+    {
+      g_autofree char *text = self->alpha_path != NULL
+                                ? g_strdup_printf ("Wrote %s and the α surface %s", self->value_path, self->alpha_path)
+                                : g_strdup_printf ("Wrote %s", self->value_path);
+      shepard_window_show_message (self->window, GTK_MESSAGE_INFO, text);
+      g_signal_emit (self, signals[SIGNAL_FINISHED], 0, TRUE);
+      gtk_window_destroy (GTK_WINDOW (self));
+    }
+  else
+    {
+      gboolean cancelled = g_error_matches (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED);
+      g_autofree char *text = cancelled ? g_strdup ("Export cancelled: nothing was written.")
+                                        : g_strdup_printf ("Cannot export: %s", error->message);
+      gtk_label_set_text (self->error_label, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+      g_signal_emit (self, signals[SIGNAL_FINISHED], 0, FALSE);
+    }
+  g_object_unref (self);
+}
+
+static char *
+alpha_path_for (const char *path)
+{
+  const char *dot = strrchr (path, '.');
+  const char *slash = strrchr (path, G_DIR_SEPARATOR);
+
+  if (dot == NULL || (slash != NULL && dot < slash))
+    return g_strconcat (path, "-alpha", NULL);
+  g_autofree char *stem = g_strndup (path, (gsize) (dot - path));
+  return g_strdup_printf ("%s-alpha%s", stem, dot);
+}
+
+void
+shepard_export_dialog_start (ShepardExportDialog *self)
+{
+  g_return_if_fail (SHEPARD_IS_EXPORT_DIALOG (self));
+
+  g_autoptr (GError) error = NULL;
+  shepard_params params;
+  shepard_grid grid;
+  ShepardDocument *document = shepard_window_get_document (self->window);
+  const char *path = gtk_editable_get_text (GTK_EDITABLE (self->path_entry));
+  guint format = gtk_drop_down_get_selected (self->format_dropdown);
+
+  if (self->cancellable != NULL || document == NULL)
+    return;
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  if (!compute_grid (self, &grid, &error))
+    {
+      gtk_label_set_text (self->error_label, error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+      return;
+    }
+  shepard_window_get_params (self->window, &params);
+  g_free (self->value_path);
+  g_clear_pointer (&self->alpha_path, g_free);
+  self->value_path = g_strdup (path);
+  if (gtk_check_button_get_active (self->alpha_check) && params.method == SHEPARD_METHOD_AIDW)
+    self->alpha_path = alpha_path_for (path);
+
+  self->cancellable = g_cancellable_new ();
+  set_running (self, TRUE);
+  shepard_document_export_async (document, &params, &grid, self->value_path, self->alpha_path,
+                                 format < self->driver_names->len ? g_ptr_array_index (self->driver_names, format)
+                                                                   : NULL,
+                                 gtk_drop_down_get_selected (self->type_dropdown) == 1 ? GDT_Float64 : GDT_Float32,
+                                 show_progress, G_OBJECT (self), self->cancellable, on_export_done,
+                                 g_object_ref (self));
+}
+
+static void
+on_cancel_clicked (ShepardExportDialog *self)
+{
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  else
+    gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static gboolean
+shepard_export_dialog_close_request (GtkWindow *window)
+{
+  ShepardExportDialog *self = SHEPARD_EXPORT_DIALOG (window);
+
+  /* Closing while it writes cancels; the atomic writer leaves nothing behind. */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  return GTK_WINDOW_CLASS (shepard_export_dialog_parent_class)->close_request (window);
+}
+
+static void
+list_writable_formats (ShepardExportDialog *self)
+{
+  g_autoptr (GtkStringList) labels = gtk_string_list_new (NULL);
+  guint gtiff = 0;
+
+  GDALAllRegister ();
+  for (int i = 0; i < GDALGetDriverCount (); i++)
+    {
+      GDALDriverH driver = GDALGetDriver (i);
+      const char *types = GDALGetMetadataItem (driver, GDAL_DMD_CREATIONDATATYPES, NULL);
+      const char *extension = GDALGetMetadataItem (driver, GDAL_DMD_EXTENSION, NULL);
+      if (GDALGetMetadataItem (driver, GDAL_DCAP_RASTER, NULL) == NULL
+          || (GDALGetMetadataItem (driver, GDAL_DCAP_CREATE, NULL) == NULL
+              && GDALGetMetadataItem (driver, GDAL_DCAP_CREATECOPY, NULL) == NULL)
+          || types == NULL || strstr (types, "Float32") == NULL || extension == NULL || extension[0] == '\0')
+        continue;
+      if (g_strcmp0 (GDALGetDriverShortName (driver), "GTiff") == 0)
+        gtiff = self->driver_names->len;
+      g_autofree char *label = g_strdup_printf ("%s (.%s)", GDALGetDriverLongName (driver), extension);
+      gtk_string_list_append (labels, label);
+      g_ptr_array_add (self->driver_names, g_strdup (GDALGetDriverShortName (driver)));
+      g_ptr_array_add (self->driver_extensions, g_strdup (extension));
+    }
+  gtk_drop_down_set_model (self->format_dropdown, G_LIST_MODEL (labels));
+  gtk_drop_down_set_selected (self->format_dropdown, gtiff);
+}
+
+static void
+shepard_export_dialog_dispose (GObject *object)
+{
+  ShepardExportDialog *self = SHEPARD_EXPORT_DIALOG (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  G_OBJECT_CLASS (shepard_export_dialog_parent_class)->dispose (object);
+}
+
+static void
+shepard_export_dialog_finalize (GObject *object)
+{
+  ShepardExportDialog *self = SHEPARD_EXPORT_DIALOG (object);
+
+  g_clear_object (&self->window);
+  g_clear_object (&self->cancellable);
+  g_ptr_array_unref (self->driver_names);
+  g_ptr_array_unref (self->driver_extensions);
+  g_free (self->value_path);
+  g_free (self->alpha_path);
+  G_OBJECT_CLASS (shepard_export_dialog_parent_class)->finalize (object);
+}
+
+static void
+shepard_export_dialog_class_init (ShepardExportDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = shepard_export_dialog_dispose;
+  object_class->finalize = shepard_export_dialog_finalize;
+  GTK_WINDOW_CLASS (klass)->close_request = shepard_export_dialog_close_request;
+
+  signals[SIGNAL_FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                           NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/shepard/Shepard/ui/shepard-export-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, form);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, path_entry);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, format_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, type_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, resolution_spin);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, size_label);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, error_label);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, alpha_check);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, export_button);
+  gtk_widget_class_bind_template_callback (widget_class, shepard_export_dialog_start);
+  gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_choose_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_path_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_resolution_changed);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+shepard_export_dialog_init (ShepardExportDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->driver_names = g_ptr_array_new_with_free_func (g_free);
+  self->driver_extensions = g_ptr_array_new_with_free_func (g_free);
+  list_writable_formats (self);
+  g_signal_connect_swapped (self->format_dropdown, "notify::selected", G_CALLBACK (on_format_changed), self);
+}
+
+ShepardExportDialog *
+shepard_export_dialog_new (ShepardWindow *window)
+{
+  g_return_val_if_fail (SHEPARD_IS_WINDOW (window), NULL);
+  g_return_val_if_fail (shepard_window_get_document (window) != NULL, NULL);
+
+  ShepardExportDialog *self = g_object_new (SHEPARD_TYPE_EXPORT_DIALOG, "transient-for", window, NULL);
+  const ShepardPointLayer *points = shepard_document_get_points (shepard_window_get_document (window));
+  double x_min, y_min, x_max, y_max;
+  shepard_params params;
+
+  self->window = g_object_ref (window);
+  shepard_window_get_extent (window, &x_min, &y_min, &x_max, &y_max);
+  /* A round cell size near DEFAULT_EXPORT_CELLS cells along the longer side. */
+  double cell = MAX (x_max - x_min, y_max - y_min) / DEFAULT_EXPORT_CELLS;
+  double magnitude = pow (10, floor (log10 (cell)));
+  gtk_spin_button_set_value (self->resolution_spin, ceil (cell / magnitude) * magnitude);
+  on_resolution_changed (self);
+
+  g_autofree char *folder = g_path_get_dirname (points->source);
+  g_autofree char *base = g_path_get_basename (points->source);
+  char *dot = strrchr (base, '.');
+  if (dot != NULL)
+    *dot = '\0';
+  shepard_window_get_params (window, &params);
+  g_autofree char *name = g_strdup_printf ("%s-%s-%s.tif", base, points->field_name,
+                                           params.method == SHEPARD_METHOD_AIDW ? "aidw" : "idw");
+  g_autofree char *path = g_build_filename (folder, name, NULL);
+  gtk_editable_set_text (GTK_EDITABLE (self->path_entry), path);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->alpha_check), params.method == SHEPARD_METHOD_AIDW);
+  return self;
+}
+
+void
+shepard_export_dialog_set_path (ShepardExportDialog *self, const char *path)
+{
+  g_return_if_fail (SHEPARD_IS_EXPORT_DIALOG (self));
+  g_return_if_fail (path != NULL);
+  gtk_editable_set_text (GTK_EDITABLE (self->path_entry), path);
+}

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "shepard-map-view.h"
+
+#include <epoxy/gl.h>
+#include <math.h>
+
+struct _ShepardMapView
+{
+  GtkGLArea parent_instance;
+
+  ShepardRenderer *renderer;
+  ShepardView view;
+  ShepardSurface *surface;
+  gboolean surface_dirty;
+  GArray *point_x, *point_y, *point_z;
+  gboolean points_dirty;
+  double bounds[4];
+  gboolean has_bounds;
+  gboolean fit_pending;
+  ShepardColorRamp ramp;
+  double range_min, range_max;
+  gboolean hillshade;
+  double drag_center_x, drag_center_y;
+  double pointer_x, pointer_y;
+};
+
+G_DEFINE_FINAL_TYPE (ShepardMapView, shepard_map_view, GTK_TYPE_GL_AREA)
+
+enum {
+  SIGNAL_CURSOR_MOVED,
+  SIGNAL_CURSOR_LEFT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+#define ZOOM_STEP 1.2
+#define FIT_MARGIN 24.0
+
+GtkWidget *
+shepard_map_view_new (void)
+{
+  return g_object_new (SHEPARD_TYPE_MAP_VIEW, NULL);
+}
+
+static void
+apply_fit (ShepardMapView *self)
+{
+  if (!self->has_bounds || self->view.width <= 0 || self->view.height <= 0)
+    {
+      self->fit_pending = TRUE;
+      return;
+    }
+  shepard_view_fit (&self->view, self->bounds[0], self->bounds[1], self->bounds[2], self->bounds[3], FIT_MARGIN);
+  self->fit_pending = FALSE;
+}
+
+static void
+update_view_size (ShepardMapView *self)
+{
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+
+  self->view.scale = MAX (scale, 1);
+  self->view.width = gtk_widget_get_width (GTK_WIDGET (self)) * self->view.scale;
+  self->view.height = gtk_widget_get_height (GTK_WIDGET (self)) * self->view.scale;
+}
+
+static void
+shepard_map_view_realize (GtkWidget *widget)
+{
+  ShepardMapView *self = SHEPARD_MAP_VIEW (widget);
+  GError *error = NULL;
+
+  GTK_WIDGET_CLASS (shepard_map_view_parent_class)->realize (widget);
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  if (gtk_gl_area_get_error (GTK_GL_AREA (self)) != NULL)
+    return;
+  self->renderer = shepard_renderer_new (&error);
+  if (self->renderer == NULL)
+    {
+      gtk_gl_area_set_error (GTK_GL_AREA (self), error);
+      g_error_free (error);
+      return;
+    }
+  self->surface_dirty = TRUE;
+  self->points_dirty = TRUE;
+}
+
+static void
+shepard_map_view_unrealize (GtkWidget *widget)
+{
+  ShepardMapView *self = SHEPARD_MAP_VIEW (widget);
+
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  g_clear_pointer (&self->renderer, shepard_renderer_free);
+  GTK_WIDGET_CLASS (shepard_map_view_parent_class)->unrealize (widget);
+}
+
+static void
+shepard_map_view_resize (GtkGLArea *area, int width, int height)
+{
+  ShepardMapView *self = SHEPARD_MAP_VIEW (area);
+
+  update_view_size (self);
+  /* GtkGLArea gives the framebuffer size in device pixels. */
+  self->view.width = width;
+  self->view.height = height;
+  if (self->fit_pending)
+    apply_fit (self);
+}
+
+static gboolean
+shepard_map_view_render (GtkGLArea *area, GdkGLContext *context)
+{
+  ShepardMapView *self = SHEPARD_MAP_VIEW (area);
+
+  if (self->renderer == NULL || gtk_gl_area_get_error (area) != NULL)
+    return TRUE;
+  if (self->surface_dirty)
+    {
+      GError *error = NULL;
+      if (self->surface == NULL)
+        shepard_renderer_clear_grid (self->renderer);
+      else if (!shepard_renderer_set_grid (self->renderer, &self->surface->grid, self->surface->values, &error))
+        {
+          gtk_gl_area_set_error (area, error);
+          g_error_free (error);
+          return TRUE;
+        }
+      self->surface_dirty = FALSE;
+    }
+  if (self->points_dirty)
+    {
+      shepard_renderer_set_points (self->renderer, (double *) self->point_x->data, (double *) self->point_y->data,
+                                   (double *) self->point_z->data, self->point_x->len);
+      self->points_dirty = FALSE;
+    }
+  if (self->fit_pending)
+    apply_fit (self);
+  shepard_renderer_set_ramp (self->renderer, self->ramp);
+  shepard_renderer_set_range (self->renderer, self->range_min, self->range_max);
+  shepard_renderer_set_hillshade (self->renderer, self->hillshade, 1.0);
+  shepard_renderer_set_view (self->renderer, &self->view);
+  shepard_renderer_draw (self->renderer);
+  return TRUE;
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture, double x, double y, ShepardMapView *self)
+{
+  self->drag_center_x = self->view.center_x;
+  self->drag_center_y = self->view.center_y;
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture, double dx, double dy, ShepardMapView *self)
+{
+  self->view.center_x = self->drag_center_x - dx * self->view.units_per_pixel;
+  self->view.center_y = self->drag_center_y + dy * self->view.units_per_pixel;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller, double dx, double dy, ShepardMapView *self)
+{
+  double before_x, before_y, after_x, after_y;
+
+  if (dy == 0 || self->view.width <= 0)
+    return FALSE;
+  /* Keep the map position under the cursor where it is. */
+  shepard_view_pixel_to_map (&self->view, self->pointer_x, self->pointer_y, &before_x, &before_y);
+  self->view.units_per_pixel *= pow (ZOOM_STEP, dy);
+  shepard_view_pixel_to_map (&self->view, self->pointer_x, self->pointer_y, &after_x, &after_y);
+  self->view.center_x += before_x - after_x;
+  self->view.center_y += before_y - after_y;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller, double x, double y, ShepardMapView *self)
+{
+  double map_x, map_y;
+
+  self->pointer_x = x;
+  self->pointer_y = y;
+  if (self->view.width <= 0 || self->view.units_per_pixel <= 0)
+    return;
+  shepard_view_pixel_to_map (&self->view, x, y, &map_x, &map_y);
+  g_signal_emit (self, signals[SIGNAL_CURSOR_MOVED], 0, map_x, map_y);
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller, ShepardMapView *self)
+{
+  g_signal_emit (self, signals[SIGNAL_CURSOR_LEFT], 0);
+}
+
+static void
+shepard_map_view_finalize (GObject *object)
+{
+  ShepardMapView *self = SHEPARD_MAP_VIEW (object);
+
+  g_clear_pointer (&self->surface, shepard_surface_unref);
+  g_array_unref (self->point_x);
+  g_array_unref (self->point_y);
+  g_array_unref (self->point_z);
+  G_OBJECT_CLASS (shepard_map_view_parent_class)->finalize (object);
+}
+
+static void
+shepard_map_view_class_init (ShepardMapViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkGLAreaClass *area_class = GTK_GL_AREA_CLASS (klass);
+
+  object_class->finalize = shepard_map_view_finalize;
+  widget_class->realize = shepard_map_view_realize;
+  widget_class->unrealize = shepard_map_view_unrealize;
+  area_class->render = shepard_map_view_render;
+  area_class->resize = shepard_map_view_resize;
+
+  signals[SIGNAL_CURSOR_MOVED] = g_signal_new ("cursor-moved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                               NULL, NULL, G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+  signals[SIGNAL_CURSOR_LEFT] = g_signal_new ("cursor-left", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                              NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_set_css_name (widget_class, "mapview");
+}
+
+static void
+shepard_map_view_init (ShepardMapView *self)
+{
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  self->point_x = g_array_new (FALSE, FALSE, sizeof (double));
+  self->point_y = g_array_new (FALSE, FALSE, sizeof (double));
+  self->point_z = g_array_new (FALSE, FALSE, sizeof (double));
+  self->view.units_per_pixel = 1.0;
+  self->view.scale = 1.0;
+  self->range_max = 1.0;
+  self->ramp = SHEPARD_COLOR_RAMP_VIRIDIS;
+
+  gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self), FALSE);
+  gtk_gl_area_set_auto_render (GTK_GL_AREA (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+}
+
+void
+shepard_map_view_set_points (ShepardMapView *self, const double *x, const double *y, const double *z,
+                             size_t n_points, double x_min, double y_min, double x_max, double y_max)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+
+  g_array_set_size (self->point_x, 0);
+  g_array_set_size (self->point_y, 0);
+  g_array_set_size (self->point_z, 0);
+  g_array_append_vals (self->point_x, x, n_points);
+  g_array_append_vals (self->point_y, y, n_points);
+  g_array_append_vals (self->point_z, z, n_points);
+  self->points_dirty = TRUE;
+  self->bounds[0] = x_min;
+  self->bounds[1] = y_min;
+  self->bounds[2] = x_max;
+  self->bounds[3] = y_max;
+  self->has_bounds = TRUE;
+  apply_fit (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+shepard_map_view_set_surface (ShepardMapView *self, ShepardSurface *surface)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+
+  if (surface != NULL)
+    shepard_surface_ref (surface);
+  g_clear_pointer (&self->surface, shepard_surface_unref);
+  self->surface = surface;
+  self->surface_dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+shepard_map_view_clear (ShepardMapView *self)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+
+  shepard_map_view_set_surface (self, NULL);
+  g_array_set_size (self->point_x, 0);
+  g_array_set_size (self->point_y, 0);
+  g_array_set_size (self->point_z, 0);
+  self->points_dirty = TRUE;
+  self->has_bounds = FALSE;
+}
+
+void
+shepard_map_view_set_ramp (ShepardMapView *self, ShepardColorRamp ramp)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+  self->ramp = ramp;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+shepard_map_view_set_range (ShepardMapView *self, double min, double max)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+  g_return_if_fail (isfinite (min) && isfinite (max) && max >= min);
+  self->range_min = min;
+  self->range_max = max;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+shepard_map_view_set_hillshade (ShepardMapView *self, gboolean enabled)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+  self->hillshade = enabled;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+shepard_map_view_fit (ShepardMapView *self)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+  apply_fit (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+shepard_map_view_map_to_widget (ShepardMapView *self, double x, double y, double *wx, double *wy)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+  shepard_view_map_to_pixel (&self->view, x, y, wx, wy);
+}

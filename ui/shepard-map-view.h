@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "shepard-document.h"
+#include "shepard-render.h"
+
+G_BEGIN_DECLS
+
+#define SHEPARD_TYPE_MAP_VIEW (shepard_map_view_get_type ())
+G_DECLARE_FINAL_TYPE (ShepardMapView, shepard_map_view, SHEPARD, MAP_VIEW, GtkGLArea)
+
+GtkWidget *shepard_map_view_new (void);
+
+/* The data points (copied) and their extent, which "fit" shows. */
+void shepard_map_view_set_points (ShepardMapView *self, const double *x, const double *y, const double *z,
+                                  size_t n_points, double x_min, double y_min, double x_max, double y_max);
+void shepard_map_view_set_surface (ShepardMapView *self, ShepardSurface *surface);
+void shepard_map_view_clear (ShepardMapView *self);
+void shepard_map_view_set_ramp (ShepardMapView *self, ShepardColorRamp ramp);
+void shepard_map_view_set_range (ShepardMapView *self, double min, double max);
+void shepard_map_view_set_hillshade (ShepardMapView *self, gboolean enabled);
+void shepard_map_view_fit (ShepardMapView *self);
+
+/* Where map position (x, y) is, in the widget's logical pixels. */
+void shepard_map_view_map_to_widget (ShepardMapView *self, double x, double y, double *wx, double *wy);
+
+G_END_DECLS
