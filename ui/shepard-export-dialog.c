@@ -11,6 +11,18 @@
 /* The default export cell size gives this many cells along the longer side. */
 #define DEFAULT_EXPORT_CELLS 1000
 
+/* The rows of extent_dropdown and size_dropdown, in the template's order. */
+enum {
+  EXTENT_DATA,
+  EXTENT_VIEW,
+  EXTENT_CUSTOM,
+};
+
+enum {
+  SIZE_BY_RESOLUTION,
+  SIZE_BY_CELLS,
+};
+
 struct _ShepardExportDialog
 {
   GtkWindow parent_instance;
@@ -18,8 +30,11 @@ struct _ShepardExportDialog
   /* Template widgets */
   GtkWidget *form;
   GtkEntry *path_entry;
-  GtkDropDown *format_dropdown, *type_dropdown;
-  GtkSpinButton *resolution_spin;
+  GtkDropDown *format_dropdown, *type_dropdown, *extent_dropdown, *size_dropdown;
+  GtkWidget *extent_grid;
+  GtkSpinButton *x_min_spin, *x_max_spin, *y_min_spin, *y_max_spin;
+  GtkStack *size_stack;
+  GtkSpinButton *resolution_spin, *width_spin, *height_spin;
   GtkLabel *size_label, *error_label;
   GtkCheckButton *alpha_check;
   GtkProgressBar *progress_bar;
@@ -31,6 +46,14 @@ struct _ShepardExportDialog
   GPtrArray *driver_extensions;
   GCancellable *cancellable;
   char *value_path, *alpha_path;
+
+  /* What the map showed when the dialog opened: it is modal, so the view cannot move meanwhile. */
+  double view_extent[4];
+  gboolean has_view_extent;
+  /* The last valid grid, to start the other size mode from. */
+  shepard_grid grid;
+  gboolean grid_valid;
+  gboolean updating;
 };
 
 G_DEFINE_FINAL_TYPE (ShepardExportDialog, shepard_export_dialog, GTK_TYPE_WINDOW)
@@ -43,45 +66,147 @@ enum {
 static guint signals[N_SIGNALS];
 
 static gboolean
+get_extent (ShepardExportDialog *self, double *x_min, double *y_min, double *x_max, double *y_max, GError **error)
+{
+  switch (gtk_drop_down_get_selected (self->extent_dropdown))
+    {
+    case EXTENT_VIEW:
+      if (!self->has_view_extent)
+        {
+          g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                               "the map view had no size when this dialog opened: choose the data's extent or a "
+                               "custom one");
+          return FALSE;
+        }
+      *x_min = self->view_extent[0];
+      *y_min = self->view_extent[1];
+      *x_max = self->view_extent[2];
+      *y_max = self->view_extent[3];
+      return TRUE;
+    case EXTENT_CUSTOM:
+      *x_min = gtk_spin_button_get_value (self->x_min_spin);
+      *y_min = gtk_spin_button_get_value (self->y_min_spin);
+      *x_max = gtk_spin_button_get_value (self->x_max_spin);
+      *y_max = gtk_spin_button_get_value (self->y_max_spin);
+      return TRUE;
+    default:
+      shepard_window_get_extent (self->window, x_min, y_min, x_max, y_max);
+      return TRUE;
+    }
+}
+
+static gboolean
 compute_grid (ShepardExportDialog *self, shepard_grid *grid, GError **error)
 {
   double x_min, y_min, x_max, y_max;
-  double resolution = gtk_spin_button_get_value (self->resolution_spin);
   size_t width, height;
+  shepard_grid probe;
 
-  shepard_window_get_extent (self->window, &x_min, &y_min, &x_max, &y_max);
+  /* The extent on its own first, so that a reversed one is reported as such rather than as a cell count. */
+  if (!get_extent (self, &x_min, &y_min, &x_max, &y_max, error)
+      || !shepard_grid_from_extent (x_min, x_max, y_min, y_max, 1, 1, &probe, error))
+    return FALSE;
+  if (gtk_drop_down_get_selected (self->size_dropdown) == SIZE_BY_CELLS)
+    {
+      width = (size_t) MAX (gtk_spin_button_get_value (self->width_spin), 0);
+      height = (size_t) MAX (gtk_spin_button_get_value (self->height_spin), 0);
+      return shepard_grid_from_extent (x_min, x_max, y_min, y_max, width, height, grid, error);
+    }
+  double resolution = gtk_spin_button_get_value (self->resolution_spin);
   if (!shepard_grid_cells_for_resolution (x_max - x_min, resolution, "x", &width, error)
       || !shepard_grid_cells_for_resolution (y_max - y_min, resolution, "y", &height, error))
     return FALSE;
-  /* The cells are square: the extent grows to whole cells rather than stretching them. */
+  /* The cells are square: the extent grows or shrinks to whole cells from its top-left corner rather than
+   * stretching them. */
   x_max = x_min + resolution * (double) width;
   y_min = y_max - resolution * (double) height;
   return shepard_grid_from_extent (x_min, x_max, y_min, y_max, width, height, grid, error);
 }
 
 static void
-on_resolution_changed (ShepardExportDialog *self)
+update_sensitivity (ShepardExportDialog *self)
+{
+  gboolean has_path = gtk_entry_buffer_get_length (gtk_entry_get_buffer (self->path_entry)) > 0;
+
+  gtk_widget_set_sensitive (self->export_button, self->grid_valid && has_path && self->cancellable == NULL);
+}
+
+static void
+on_grid_changed (ShepardExportDialog *self)
 {
   g_autoptr (GError) error = NULL;
   shepard_grid grid;
 
-  if (!compute_grid (self, &grid, &error))
+  if (self->updating)
+    return;
+  self->grid_valid = compute_grid (self, &grid, &error);
+  if (!self->grid_valid)
     {
-      gtk_label_set_text (self->size_label, error->message);
-      gtk_widget_set_sensitive (self->export_button, FALSE);
-      return;
+      g_autofree char *text = g_strdup_printf ("Cannot export this grid: %s.", error->message);
+      gtk_label_set_text (self->size_label, text);
+      gtk_widget_add_css_class (GTK_WIDGET (self->size_label), "error");
+      gtk_widget_remove_css_class (GTK_WIDGET (self->size_label), "dim-label");
     }
-  g_autofree char *text = g_strdup_printf ("%zu × %zu cells from (%.2f, %.2f) to (%.2f, %.2f)", grid.width,
-                                           grid.height, grid.x_min, grid.y_max - grid.dy * (double) grid.height,
-                                           grid.x_min + grid.dx * (double) grid.width, grid.y_max);
-  gtk_label_set_text (self->size_label, text);
-  gtk_widget_set_sensitive (self->export_button, TRUE);
+  else
+    {
+      self->grid = grid;
+      g_autofree char *text = g_strdup_printf ("%zu × %zu cells of %.6g × %.6g\nx %.2f to %.2f, y %.2f to %.2f",
+                                               grid.width, grid.height, grid.dx, grid.dy, grid.x_min,
+                                               grid.x_min + grid.dx * (double) grid.width,
+                                               grid.y_max - grid.dy * (double) grid.height, grid.y_max);
+      gtk_label_set_text (self->size_label, text);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->size_label), "error");
+      gtk_widget_add_css_class (GTK_WIDGET (self->size_label), "dim-label");
+    }
+  update_sensitivity (self);
+}
+
+static void
+on_extent_mode_changed (ShepardExportDialog *self)
+{
+  gboolean custom = gtk_drop_down_get_selected (self->extent_dropdown) == EXTENT_CUSTOM;
+  double x_min, y_min, x_max, y_max;
+
+  /* The fields show the extent a fixed choice stands for, and a custom extent starts from it. */
+  if (!custom && get_extent (self, &x_min, &y_min, &x_max, &y_max, NULL))
+    {
+      self->updating = TRUE;
+      gtk_spin_button_set_value (self->x_min_spin, x_min);
+      gtk_spin_button_set_value (self->y_min_spin, y_min);
+      gtk_spin_button_set_value (self->x_max_spin, x_max);
+      gtk_spin_button_set_value (self->y_max_spin, y_max);
+      self->updating = FALSE;
+    }
+  gtk_widget_set_sensitive (self->extent_grid, custom);
+  on_grid_changed (self);
+}
+
+static void
+on_size_mode_changed (ShepardExportDialog *self)
+{
+  gboolean by_cells = gtk_drop_down_get_selected (self->size_dropdown) == SIZE_BY_CELLS;
+
+  /* The other mode starts from the grid the previous one gave. */
+  if (self->grid_valid)
+    {
+      self->updating = TRUE;
+      if (by_cells)
+        {
+          gtk_spin_button_set_value (self->width_spin, (double) self->grid.width);
+          gtk_spin_button_set_value (self->height_spin, (double) self->grid.height);
+        }
+      else
+        gtk_spin_button_set_value (self->resolution_spin, MAX (self->grid.dx, self->grid.dy));
+      self->updating = FALSE;
+    }
+  gtk_stack_set_visible_child_name (self->size_stack, by_cells ? "cells" : "resolution");
+  on_grid_changed (self);
 }
 
 static void
 on_path_changed (ShepardExportDialog *self)
 {
-  gtk_widget_set_sensitive (self->export_button, gtk_entry_buffer_get_length (gtk_entry_get_buffer (self->path_entry)) > 0);
+  update_sensitivity (self);
 }
 
 static void
@@ -140,7 +265,7 @@ static void
 set_running (ShepardExportDialog *self, gboolean running)
 {
   gtk_widget_set_sensitive (self->form, !running);
-  gtk_widget_set_sensitive (self->export_button, !running);
+  update_sensitivity (self);
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), running);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
 }
@@ -326,7 +451,17 @@ shepard_export_dialog_class_init (ShepardExportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, path_entry);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, format_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, type_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, extent_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, extent_grid);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, x_min_spin);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, x_max_spin);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, y_min_spin);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, y_max_spin);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, size_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, size_stack);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, resolution_spin);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, width_spin);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, height_spin);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, size_label);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, error_label);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, alpha_check);
@@ -336,7 +471,7 @@ shepard_export_dialog_class_init (ShepardExportDialogClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_choose_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_path_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_resolution_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_grid_changed);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
 
@@ -348,6 +483,9 @@ shepard_export_dialog_init (ShepardExportDialog *self)
   self->driver_extensions = g_ptr_array_new_with_free_func (g_free);
   list_writable_formats (self);
   g_signal_connect_swapped (self->format_dropdown, "notify::selected", G_CALLBACK (on_format_changed), self);
+  /* Connected after the template is built: its dropdowns' initial selection has no window to ask yet. */
+  g_signal_connect_swapped (self->extent_dropdown, "notify::selected", G_CALLBACK (on_extent_mode_changed), self);
+  g_signal_connect_swapped (self->size_dropdown, "notify::selected", G_CALLBACK (on_size_mode_changed), self);
 }
 
 ShepardExportDialog *
@@ -362,12 +500,17 @@ shepard_export_dialog_new (ShepardWindow *window)
   shepard_params params;
 
   self->window = g_object_ref (window);
+  self->has_view_extent = shepard_map_view_get_visible_extent (shepard_window_get_map_view (window),
+                                                               &self->view_extent[0], &self->view_extent[1],
+                                                               &self->view_extent[2], &self->view_extent[3]);
   shepard_window_get_extent (window, &x_min, &y_min, &x_max, &y_max);
   /* A round cell size near DEFAULT_EXPORT_CELLS cells along the longer side. */
   double cell = MAX (x_max - x_min, y_max - y_min) / DEFAULT_EXPORT_CELLS;
   double magnitude = pow (10, floor (log10 (cell)));
+  self->updating = TRUE;
   gtk_spin_button_set_value (self->resolution_spin, ceil (cell / magnitude) * magnitude);
-  on_resolution_changed (self);
+  self->updating = FALSE;
+  on_extent_mode_changed (self);
 
   g_autofree char *folder = g_path_get_dirname (points->source);
   g_autofree char *base = g_path_get_basename (points->source);

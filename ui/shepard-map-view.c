@@ -348,3 +348,18 @@ shepard_map_view_map_to_widget (ShepardMapView *self, double x, double y, double
   g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
   shepard_view_map_to_pixel (&self->view, x, y, wx, wy);
 }
+
+gboolean
+shepard_map_view_get_visible_extent (ShepardMapView *self, double *x_min, double *y_min, double *x_max,
+                                     double *y_max)
+{
+  g_return_val_if_fail (SHEPARD_IS_MAP_VIEW (self), FALSE);
+  g_return_val_if_fail (x_min != NULL && y_min != NULL && x_max != NULL && y_max != NULL, FALSE);
+
+  if (self->view.width <= 0 || self->view.height <= 0 || !(self->view.units_per_pixel > 0))
+    return FALSE;
+  shepard_view_pixel_to_map (&self->view, 0, 0, x_min, y_max);
+  shepard_view_pixel_to_map (&self->view, self->view.width / self->view.scale, self->view.height / self->view.scale,
+                             x_max, y_min);
+  return TRUE;
+}

@@ -26,4 +26,8 @@ void shepard_map_view_fit (ShepardMapView *self);
 /* Where map position (x, y) is, in the widget's logical pixels. */
 void shepard_map_view_map_to_widget (ShepardMapView *self, double x, double y, double *wx, double *wy);
 
+/* The map extent the view shows now; FALSE before the view has a size. */
+gboolean shepard_map_view_get_visible_extent (ShepardMapView *self, double *x_min, double *y_min, double *x_max,
+                                              double *y_max);
+
 G_END_DECLS
