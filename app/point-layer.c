@@ -9,6 +9,8 @@
 #include "gdal-error-trap.h"
 #include "shepard-app-error.h"
 
+#include <string.h>
+
 /* Wildcards and case-insensitive matching are the CSV driver's (X_POSSIBLE_NAMES). AUTODETECT_SIZE_LIMIT=0 detects
  * the types over the whole file: a real value past the first 100 kB must not be cut to an integer. */
 static const char *const csv_default_open_options[] = {
@@ -303,6 +305,80 @@ free_arrays (PointArrays *arrays)
       g_array_free (arrays->z, TRUE);
     }
 }
+
+/* Whether the CSV driver would take this column as a coordinate under the default open options: the same patterns,
+ * matched the way the driver matches them (case-insensitive, * as wildcard). */
+static gboolean
+is_default_coordinate_column (const char *name)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  for (const char *const *option = csv_default_open_options; *option != NULL; option++)
+    {
+      if (!g_str_has_prefix (*option, "X_POSSIBLE_NAMES=") && !g_str_has_prefix (*option, "Y_POSSIBLE_NAMES="))
+        continue;
+      g_auto (GStrv) patterns = g_strsplit (strchr (*option, '=') + 1, ",", -1);
+      for (char **pattern = patterns; *pattern != NULL; pattern++)
+        if (g_pattern_match_simple (*pattern, lower))
+          return TRUE;
+    }
+  return FALSE;
+}
+
+char **
+shepard_point_layer_list_numeric_fields (const char *path, char **layer_name, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
+  shepard_gdal_error_trap_push (&trap);
+
+  gboolean is_csv = is_csv_source (path);
+  g_auto (ShepardCslList) options = NULL;
+  if (!build_open_options (path, NULL, &options, error))
+    return NULL;
+  g_auto (GDALDatasetH) dataset = GDALOpenEx (path, GDAL_OF_VECTOR, NULL, (const char *const *) options, NULL);
+  if (dataset == NULL)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN,
+                   "Cannot open “%s” as a point layer: %s. Choose a vector file GDAL reads (CSV, GeoPackage, "
+                   "Shapefile, GeoJSON…).",
+                   path, shepard_gdal_error_trap_reason (&trap, "GDAL does not recognise its format"));
+      return NULL;
+    }
+  if (GDALDatasetGetLayerCount (dataset) < 1)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
+                   "“%s” holds no vector layer. Choose a file with point features.", path);
+      return NULL;
+    }
+  OGRLayerH layer = GDALDatasetGetLayer (dataset, 0);
+  OGRFeatureDefnH definition = OGR_L_GetLayerDefn (layer);
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  guint count = 0;
+  for (int i = 0; i < OGR_FD_GetFieldCount (definition); i++)
+    {
+      OGRFieldDefnH field = OGR_FD_GetFieldDefn (definition, i);
+      if (!is_numeric_field_type (OGR_Fld_GetType (field)))
+        continue;
+      if (is_csv && is_default_coordinate_column (OGR_Fld_GetNameRef (field)))
+        continue;
+      g_strv_builder_add (builder, OGR_Fld_GetNameRef (field));
+      count++;
+    }
+  if (count == 0)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD,
+                   "Layer “%s” of “%s” has no numeric field to interpolate. Add a column of numbers, or choose "
+                   "another file.",
+                   OGR_L_GetName (layer), path);
+      return NULL;
+    }
+  if (layer_name != NULL)
+    *layer_name = g_strdup (OGR_L_GetName (layer));
+  return g_strv_builder_end (builder);
+}
+
 
 ShepardPointLayer *
 shepard_point_layer_read (const char *source, const char *layer, const char *value_field,

@@ -33,6 +33,10 @@ ShepardPointLayer *shepard_point_layer_read (const char *source, const char *lay
 /* "3 with a null value, 1 with an empty geometry", or NULL when nothing was skipped. */
 char *shepard_point_layer_describe_skipped (const ShepardPointLayer *points);
 
+/* The numeric fields of the source's first layer, NULL-terminated (g_strfreev), without the columns a CSV source's
+ * default open options take as coordinates; the layer's name into layer_name when not NULL. */
+char **shepard_point_layer_list_numeric_fields (const char *path, char **layer_name, GError **error);
+
 void shepard_point_layer_free (ShepardPointLayer *points);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ShepardPointLayer, shepard_point_layer_free)

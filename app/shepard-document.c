@@ -8,6 +8,7 @@
 #include "gdal-autocleanups.h"
 #include "gdal-error-trap.h"
 #include "grid-export.h"
+#include "point-layer.h"
 #include "shepard-app-error.h"
 
 struct _ShepardDocument
@@ -28,13 +29,6 @@ struct _ShepardDocument
 G_DEFINE_TYPE (ShepardDocument, shepard_document, G_TYPE_OBJECT)
 
 /* The CSV driver keeps the coordinate columns as fields too; these name patterns are point-layer.c's. */
-static const char *const coordinate_patterns[] = {
-  "x", "lon*", "long*", "lng", "easting*", "east", "x_coord*", "xcoord*",
-  "y", "lat*", "northing*", "north", "y_coord*", "ycoord*", NULL,
-};
-
-static const char *const csv_listing_options[] = { "AUTODETECT_TYPE=YES", "AUTODETECT_SIZE_LIMIT=0", NULL };
-
 ShepardSurface *
 shepard_surface_ref (ShepardSurface *surface)
 {
@@ -101,71 +95,6 @@ shepard_document_init (ShepardDocument *self)
   g_mutex_init (&self->engine_lock);
 }
 
-static gboolean
-is_coordinate_name (const char *name)
-{
-  g_autofree char *lower = g_ascii_strdown (name, -1);
-
-  for (const char *const *pattern = coordinate_patterns; *pattern != NULL; pattern++)
-    if (g_pattern_match_simple (*pattern, lower))
-      return TRUE;
-  return FALSE;
-}
-
-char **
-shepard_document_list_numeric_fields (const char *path, char **layer_name, GError **error)
-{
-  g_return_val_if_fail (path != NULL, NULL);
-
-  g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
-  shepard_gdal_error_trap_push (&trap);
-
-  GDALDriverH driver = GDALIdentifyDriverEx (path, GDAL_OF_VECTOR, NULL, NULL);
-  gboolean is_csv = driver != NULL && g_strcmp0 (GDALGetDriverShortName (driver), "CSV") == 0;
-  g_auto (GDALDatasetH) dataset = GDALOpenEx (path, GDAL_OF_VECTOR, NULL,
-                                              is_csv ? csv_listing_options : NULL, NULL);
-  if (dataset == NULL)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN,
-                   "Cannot open “%s” as a point layer: %s. Choose a vector file GDAL reads (CSV, GeoPackage, "
-                   "Shapefile, GeoJSON…).",
-                   path, shepard_gdal_error_trap_reason (&trap, "GDAL does not recognise its format"));
-      return NULL;
-    }
-  if (GDALDatasetGetLayerCount (dataset) < 1)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
-                   "“%s” holds no vector layer. Choose a file with point features.", path);
-      return NULL;
-    }
-  OGRLayerH layer = GDALDatasetGetLayer (dataset, 0);
-  OGRFeatureDefnH definition = OGR_L_GetLayerDefn (layer);
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-  guint count = 0;
-  for (int i = 0; i < OGR_FD_GetFieldCount (definition); i++)
-    {
-      OGRFieldDefnH field = OGR_FD_GetFieldDefn (definition, i);
-      OGRFieldType type = OGR_Fld_GetType (field);
-      if (type != OFTInteger && type != OFTInteger64 && type != OFTReal)
-        continue;
-      if (is_csv && is_coordinate_name (OGR_Fld_GetNameRef (field)))
-        continue;
-      g_strv_builder_add (builder, OGR_Fld_GetNameRef (field));
-      count++;
-    }
-  if (count == 0)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD,
-                   "Layer “%s” of “%s” has no numeric field to interpolate. Add a column of numbers, or choose "
-                   "another file.",
-                   OGR_L_GetName (layer), path);
-      return NULL;
-    }
-  if (layer_name != NULL)
-    *layer_name = g_strdup (OGR_L_GetName (layer));
-  return g_strv_builder_end (builder);
-}
-
 static char *
 describe_crs (const char *wkt)
 {
@@ -207,7 +136,7 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   GError *error = NULL;
   g_autoptr (ShepardDocument) self = g_object_new (SHEPARD_TYPE_DOCUMENT, NULL);
 
-  self->numeric_fields = shepard_document_list_numeric_fields (request->path, NULL, &error);
+  self->numeric_fields = shepard_point_layer_list_numeric_fields (request->path, NULL, &error);
   if (self->numeric_fields == NULL)
     {
       g_task_return_error (task, error);

@@ -29,9 +29,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ShepardSurface, shepard_surface_unref)
 #define SHEPARD_TYPE_DOCUMENT (shepard_document_get_type ())
 G_DECLARE_FINAL_TYPE (ShepardDocument, shepard_document, SHEPARD, DOCUMENT, GObject)
 
-/* The numeric fields of the first layer of a vector source, in layer order, without the CSV coordinate columns. */
-char **shepard_document_list_numeric_fields (const char *path, char **layer_name, GError **error);
-
 /* Reads the points of path (field NULL: the first numeric field) and gives them to a new engine, in a worker
  * thread. */
 void shepard_document_load_async (const char *path, const char *field, GCancellable *cancellable,
