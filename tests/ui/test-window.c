@@ -580,9 +580,11 @@ test_export_extent_and_size (void)
   gtk_spin_button_set_value (dialog_child (dialog, "resolution_spin"), 100);
   g_assert_nonnull (strstr (gtk_label_get_text (size_label), "20 × 30 cells of 100 × 100"));
 
-  /* Presented once, for a look by eye at the finished dialog. */
+  /* Presented once, for a look by eye at the finished dialog. The focus leaves its entry before it closes: without a
+   * window manager, Xvfb would otherwise never send the entry its focus-out, and GTK warns. */
   gtk_window_present (GTK_WINDOW (dialog));
   save_dialog_screenshot (dialog);
+  gtk_window_set_focus (GTK_WINDOW (dialog), NULL);
 
   export_and_check (dialog, path, (double[6]) { 179000, 100, 0, 333000, 0, -100 }, 20, 30);
   g_object_unref (dialog);
@@ -659,21 +661,10 @@ test_shortcuts_window (void)
   gtk_window_destroy (overlay);
 }
 
-/* Without a window manager, Xvfb hands the focus back from a destroyed dialog in a way GTK 4.8 warns about; that one
- * warning is the test environment's, every other warning stays fatal. */
-static gboolean
-fatal_unless_xvfb_focus_warning (const char *log_domain, GLogLevelFlags log_level, const char *message,
-                                 gpointer user_data)
-{
-  return !(g_strcmp0 (log_domain, "Gtk") == 0 && (log_level & G_LOG_LEVEL_WARNING)
-           && strstr (message, "did not receive a focus-out event") != NULL);
-}
-
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_log_set_fatal_handler (fatal_unless_xvfb_focus_warning, NULL);
   if (!gtk_init_check ())
     {
       g_print ("1..0 # SKIP no display\n");
