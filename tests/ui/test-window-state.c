@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What the window keeps and follows beyond one picture: remembered settings, a cancelled export, dropped files and
+ * the desktop's dark style. The window belongs to a registered ShepardApplication, as when the app runs, so that the
+ * application's style sheet and its colour-scheme follower are in place. */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <math.h>
+
+#include "shepard-application.h"
+#include "shepard-export-dialog.h"
+#include "shepard-window.h"
+
+/* Software GL under Xvfb on 2 cores: generous, the usual run takes a few seconds. */
+#define WAIT_SECONDS 60
+
+static ShepardApplication *application;
+
+typedef gboolean (*Condition) (gpointer data);
+
+static gboolean
+wait_until (Condition condition, gpointer data)
+{
+  gint64 end = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > end)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  return TRUE;
+}
+
+static void
+let_frames_pass (int milliseconds)
+{
+  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static gboolean
+is_settled (gpointer data)
+{
+  ShepardWindow *self = data;
+  return !shepard_window_is_busy (self) && shepard_window_get_surface (self) != NULL;
+}
+
+static gboolean
+has_message (gpointer data)
+{
+  return !shepard_window_is_busy (data) && shepard_window_get_message (data) != NULL;
+}
+
+static const char *
+meuse_path (void)
+{
+  static char *path;
+  if (path == NULL)
+    path = g_build_filename (g_getenv ("SHEPARD_SOURCE_ROOT"), "data", "meuse.csv", NULL);
+  return path;
+}
+
+static ShepardWindow *
+new_window (void)
+{
+  ShepardWindow *window = shepard_window_new (GTK_APPLICATION (application));
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static ShepardWindow *
+new_window_with_meuse (void)
+{
+  ShepardWindow *window = new_window ();
+  g_autoptr (GFile) file = g_file_new_for_path (meuse_path ());
+
+  shepard_window_open (window, file, "zinc");
+  g_assert_true (wait_until (is_settled, window));
+  g_assert_null (shepard_window_get_message (window));
+  return window;
+}
+
+/* As the window manager's close button does: the window saves its size, then goes. */
+static void
+close_window (ShepardWindow *window)
+{
+  gtk_window_close (GTK_WINDOW (window));
+  let_frames_pass (100);
+}
+
+static gpointer
+window_child (ShepardWindow *window, const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window), SHEPARD_TYPE_WINDOW, name);
+  g_assert_nonnull (child);
+  return child;
+}
+
+static gpointer
+dialog_child (ShepardExportDialog *dialog, const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (dialog), SHEPARD_TYPE_EXPORT_DIALOG, name);
+  g_assert_nonnull (child);
+  return child;
+}
+
+/* A button the template does not name to code, found by its label as a person finds it. */
+static GtkWidget *
+find_button (GtkWidget *widget, const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gpointer
+find_controller (GtkWidget *widget, GType type)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+      /* Borrowed: the widget keeps its controllers. */
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        return controller;
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_settings_remembered (void)
+{
+  ShepardWindow *window = new_window ();
+  static const double alphas[SHEPARD_AIDW_LEVELS] = { 0.5, 1.25, 2.75, 4, 5.5 };
+  char name[16];
+
+  /* AIDW's own inputs first, while they are sensitive; then the method, so both kinds of value travel. */
+  gtk_spin_button_set_value (window_child (window, "k_spin"), 9);
+  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
+    {
+      g_snprintf (name, sizeof name, "alpha%d_scale", i + 1);
+      gtk_range_set_value (window_child (window, name), alphas[i]);
+    }
+  gtk_drop_down_set_selected (window_child (window, "method_dropdown"), 0);
+  gtk_spin_button_set_value (window_child (window, "power_spin"), 3.5);
+  gtk_drop_down_set_selected (window_child (window, "ramp_dropdown"), 2);
+  gtk_switch_set_active (window_child (window, "hillshade_switch"), TRUE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
+  let_frames_pass (200);
+  close_window (window);
+
+  window = new_window ();
+  shepard_params params;
+  shepard_window_get_params (window, &params);
+  g_assert_cmpint (params.method, ==, SHEPARD_METHOD_IDW);
+  g_assert_cmpfloat (params.power, ==, 3.5);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window_child (window, "method_dropdown")), ==, 0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (window_child (window, "k_spin")), ==, 9);
+  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
+    {
+      g_snprintf (name, sizeof name, "alpha%d_scale", i + 1);
+      g_assert_cmpfloat (gtk_range_get_value (window_child (window, name)), ==, alphas[i]);
+    }
+  g_assert_cmpint (shepard_window_get_ramp (window), ==, 2);
+  g_assert_true (gtk_switch_get_active (window_child (window, "hillshade_switch")));
+  int width, height;
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_test_message ("remembered size %d × %d", width, height);
+  g_assert_cmpint (width, ==, 900);
+  g_assert_cmpint (height, ==, 640);
+
+  /* Back to the defaults the other tests expect. */
+  gtk_drop_down_set_selected (window_child (window, "method_dropdown"), 1);
+  gtk_drop_down_set_selected (window_child (window, "ramp_dropdown"), 0);
+  gtk_switch_set_active (window_child (window, "hillshade_switch"), FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
+  close_window (window);
+}
+
+static void
+on_export_finished (ShepardExportDialog *dialog, gboolean written, int *state)
+{
+  *state = written ? 1 : 2;
+}
+
+typedef struct {
+  GtkProgressBar *progress;
+  int *state;
+} ExportWatch;
+
+static gboolean
+has_progressed (gpointer data)
+{
+  ExportWatch *watch = data;
+  return *watch->state != 0 || gtk_progress_bar_get_fraction (watch->progress) > 0;
+}
+
+static gboolean
+is_nonzero (gpointer data)
+{
+  return *(int *) data != 0;
+}
+
+static void
+test_export_cancel (void)
+{
+  ShepardWindow *window = new_window_with_meuse ();
+  g_autofree char *folder = g_dir_make_tmp ("shepard-ui-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "zinc.tif", NULL);
+  static const char existing[] = "an earlier raster the cancelled export must not touch\n";
+  shepard_params params;
+  int state = 0;
+
+  g_assert_true (g_file_set_contents (path, existing, sizeof existing - 1, NULL));
+  shepard_params_init_aidw (&params);
+  params.neighbors = SHEPARD_NEIGHBORS_ALL;
+  shepard_window_set_params (window, &params);
+  g_assert_true (wait_until (is_settled, window));
+
+  /* 25 million cells, each weighing all 155 points: seconds of work, time enough to cancel part-way. */
+  ShepardExportDialog *dialog = g_object_ref (shepard_export_dialog_new (window));
+  GtkProgressBar *progress = dialog_child (dialog, "progress_bar");
+  g_signal_connect (dialog, "finished", G_CALLBACK (on_export_finished), &state);
+  gtk_drop_down_set_selected (dialog_child (dialog, "size_dropdown"), 1);
+  gtk_spin_button_set_value (dialog_child (dialog, "width_spin"), 5000);
+  gtk_spin_button_set_value (dialog_child (dialog, "height_spin"), 5000);
+  shepard_export_dialog_set_path (dialog, path);
+  shepard_export_dialog_start (dialog);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (progress)));
+  g_assert_false (gtk_widget_get_sensitive (dialog_child (dialog, "export_button")));
+
+  ExportWatch watch = { progress, &state };
+  g_assert_true (wait_until (has_progressed, &watch));
+  g_test_message ("cancelling at %.0f %%: %s", gtk_progress_bar_get_fraction (progress) * 100,
+                  gtk_progress_bar_get_text (progress));
+  g_assert_cmpint (state, ==, 0);
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (progress), <, 1);
+  gint64 cancelled_at = g_get_monotonic_time ();
+  GtkWidget *cancel = find_button (GTK_WIDGET (dialog), "_Cancel");
+  g_assert_nonnull (cancel);
+  g_assert_true (gtk_widget_get_sensitive (cancel));
+  g_signal_emit_by_name (cancel, "clicked");
+  g_assert_true (wait_until (is_nonzero, &state));
+  g_test_message ("stopped %.2f s after Cancel", (g_get_monotonic_time () - cancelled_at) / 1e6);
+  g_assert_cmpint (state, ==, 2);
+  GtkLabel *error_label = dialog_child (dialog, "error_label");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (error_label)));
+  g_assert_nonnull (strstr (gtk_label_get_text (error_label), "cancelled"));
+  /* Still open, ready to start again. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (progress)));
+  g_assert_true (gtk_widget_get_sensitive (dialog_child (dialog, "export_button")));
+
+  /* The file that was there is untouched and nothing else is left in the folder: no temporary directory. */
+  g_autofree char *contents = NULL;
+  gsize length;
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpmem (contents, length, existing, sizeof existing - 1);
+  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
+  g_assert_nonnull (dir);
+  const char *entry;
+  int entries = 0;
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_test_message ("left in the folder: %s", entry);
+      g_assert_cmpstr (entry, ==, "zinc.tif");
+      entries++;
+    }
+  g_assert_cmpint (entries, ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_object_unref (dialog);
+
+  /* The window still computes. */
+  shepard_window_get_params (window, &params);
+  params.power = 3;
+  shepard_window_set_params (window, &params);
+  g_assert_true (wait_until (is_settled, window));
+  g_assert_cmpfloat (shepard_window_get_surface (window)->params.power, ==, 3);
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+  close_window (window);
+}
+
+static gboolean
+drop_file (ShepardWindow *window, const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GValue value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+
+  g_value_init (&value, G_TYPE_FILE);
+  g_value_set_object (&value, file);
+  g_signal_emit_by_name (find_controller (GTK_WIDGET (window), GTK_TYPE_DROP_TARGET), "drop", &value, 300.0, 200.0,
+                         &accepted);
+  g_value_unset (&value);
+  return accepted;
+}
+
+static void
+test_drop_opens (void)
+{
+  ShepardWindow *window = new_window ();
+  g_autofree char *folder = g_dir_make_tmp ("shepard-ui-XXXXXX", NULL);
+  g_autofree char *broken = g_build_filename (folder, "dropped.gpkg", NULL);
+
+  g_assert_null (shepard_window_get_document (window));
+  g_assert_true (drop_file (window, meuse_path ()));
+  g_assert_true (wait_until (is_settled, window));
+  g_assert_null (shepard_window_get_message (window));
+  ShepardDocument *document = shepard_window_get_document (window);
+  g_assert_nonnull (document);
+  g_assert_cmpuint (shepard_document_get_points (document)->count, ==, 155);
+
+  g_assert_true (g_file_set_contents (broken, "this is not a GeoPackage\n", -1, NULL));
+  g_assert_true (drop_file (window, broken));
+  g_assert_true (wait_until (has_message, window));
+  g_test_message ("message: %s", shepard_window_get_message (window));
+  g_assert_nonnull (strstr (shepard_window_get_message (window), "dropped.gpkg"));
+  g_assert_true (shepard_window_get_document (window) == document);
+  g_assert_nonnull (shepard_window_get_surface (window));
+
+  g_assert_cmpint (g_remove (broken), ==, 0);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+  close_window (window);
+}
+
+static double
+luminance (const GdkRGBA *color)
+{
+  return 0.2126 * color->red + 0.7152 * color->green + 0.0722 * color->blue;
+}
+
+/* The map view's background as the application's style sheet paints it: the theme's base colour. */
+static double
+map_background_luminance (ShepardWindow *window)
+{
+  GdkRGBA color;
+
+  let_frames_pass (200);
+  g_assert_true (gtk_style_context_lookup_color (gtk_widget_get_style_context (
+                                                   GTK_WIDGET (shepard_window_get_map_view (window))),
+                                                 "theme_base_color", &color));
+  return luminance (&color);
+}
+
+static void
+test_follows_dark_style (void)
+{
+  g_autoptr (GSettingsSchema) schema = g_settings_schema_source_lookup (g_settings_schema_source_get_default (),
+                                                                        "org.gnome.desktop.interface", TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema, "color-scheme"))
+    {
+      g_test_skip ("org.gnome.desktop.interface has no color-scheme key here");
+      return;
+    }
+  g_autoptr (GSettings) interface = g_settings_new_full (schema, NULL, NULL);
+  ShepardWindow *window = new_window ();
+  gboolean dark;
+
+  g_settings_set_string (interface, "color-scheme", "prefer-dark");
+  g_object_get (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", &dark, NULL);
+  g_assert_true (dark);
+  double dark_luminance = map_background_luminance (window);
+
+  g_settings_set_string (interface, "color-scheme", "default");
+  g_object_get (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", &dark, NULL);
+  g_assert_false (dark);
+  double light_luminance = map_background_luminance (window);
+  g_test_message ("map background luminance: dark %.3f, light %.3f", dark_luminance, light_luminance);
+  g_assert_cmpfloat (dark_luminance, <, 0.35);
+  g_assert_cmpfloat (light_luminance, >, 0.65);
+  close_window (window);
+}
+
+/* Without a window manager, Xvfb hands the focus back from a destroyed window in a way GTK 4.8 warns about; that one
+ * warning is the test environment's, every other warning stays fatal. */
+static gboolean
+fatal_unless_xvfb_focus_warning (const char *log_domain, GLogLevelFlags log_level, const char *message,
+                                 gpointer user_data)
+{
+  return !(g_strcmp0 (log_domain, "Gtk") == 0 && (log_level & G_LOG_LEVEL_WARNING)
+           && strstr (message, "did not receive a focus-out event") != NULL);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_log_set_fatal_handler (fatal_unless_xvfb_focus_warning, NULL);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  /* Registered as the app does at start-up (its startup handler runs), but not unique: tests need no session bus. */
+  application = shepard_application_new ();
+  g_application_set_flags (G_APPLICATION (application),
+                           g_application_get_flags (G_APPLICATION (application)) | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (application), NULL, &error))
+    g_error ("cannot register the application: %s", error->message);
+
+  g_test_add_func ("/ui/state/settings-remembered", test_settings_remembered);
+  g_test_add_func ("/ui/state/export-cancel", test_export_cancel);
+  g_test_add_func ("/ui/state/drop-opens", test_drop_opens);
+  g_test_add_func ("/ui/state/follows-dark-style", test_follows_dark_style);
+  int status = g_test_run ();
+  g_object_unref (application);
+  return status;
+}
