@@ -9,61 +9,9 @@
 #include "shepard-application.h"
 #include "shepard-export-dialog.h"
 #include "shepard-window.h"
-
-/* Software GL under Xvfb on 2 cores: generous, the usual run takes a few seconds. */
-#define WAIT_SECONDS 60
+#include "ui-test-support.h"
 
 static ShepardApplication *application;
-
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_until (Condition condition, gpointer data)
-{
-  gint64 end = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return TRUE;
-}
-
-static void
-let_frames_pass (int milliseconds)
-{
-  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-static gboolean
-is_settled (gpointer data)
-{
-  ShepardWindow *self = data;
-  return !shepard_window_is_busy (self) && shepard_window_get_surface (self) != NULL;
-}
-
-static gboolean
-has_message (gpointer data)
-{
-  return !shepard_window_is_busy (data) && shepard_window_get_message (data) != NULL;
-}
-
-static const char *
-meuse_path (void)
-{
-  static char *path;
-  if (path == NULL)
-    path = g_build_filename (g_getenv ("SHEPARD_SOURCE_ROOT"), "data", "meuse.csv", NULL);
-  return path;
-}
 
 static ShepardWindow *
 new_window (void)
@@ -101,14 +49,6 @@ window_child (ShepardWindow *window, const char *name)
   return child;
 }
 
-static gpointer
-dialog_child (ShepardExportDialog *dialog, const char *name)
-{
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (dialog), SHEPARD_TYPE_EXPORT_DIALOG, name);
-  g_assert_nonnull (child);
-  return child;
-}
-
 /* A button the template does not name to code, found by its label as a person finds it. */
 static GtkWidget *
 find_button (GtkWidget *widget, const char *label)
@@ -123,21 +63,6 @@ find_button (GtkWidget *widget, const char *label)
         return found;
     }
   return NULL;
-}
-
-static gpointer
-find_controller (GtkWidget *widget, GType type)
-{
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
-      /* Borrowed: the widget keeps its controllers. */
-      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
-        return controller;
-    }
-  g_assert_not_reached ();
 }
 
 static void
@@ -190,12 +115,6 @@ test_settings_remembered (void)
   close_window (window);
 }
 
-static void
-on_export_finished (ShepardExportDialog *dialog, gboolean written, int *state)
-{
-  *state = written ? 1 : 2;
-}
-
 typedef struct {
   GtkProgressBar *progress;
   int *state;
@@ -206,12 +125,6 @@ has_progressed (gpointer data)
 {
   ExportWatch *watch = data;
   return *watch->state != 0 || gtk_progress_bar_get_fraction (watch->progress) > 0;
-}
-
-static gboolean
-is_nonzero (gpointer data)
-{
-  return *(int *) data != 0;
 }
 
 static void
@@ -385,23 +298,12 @@ test_follows_dark_style (void)
   close_window (window);
 }
 
-/* Without a window manager, Xvfb hands the focus back from a destroyed window in a way GTK 4.8 warns about; that one
- * warning is the test environment's, every other warning stays fatal. */
-static gboolean
-fatal_unless_xvfb_focus_warning (const char *log_domain, GLogLevelFlags log_level, const char *message,
-                                 gpointer user_data)
-{
-  return !(g_strcmp0 (log_domain, "Gtk") == 0 && (log_level & G_LOG_LEVEL_WARNING)
-           && strstr (message, "did not receive a focus-out event") != NULL);
-}
-
 int
 main (int argc, char *argv[])
 {
   g_autoptr (GError) error = NULL;
 
   g_test_init (&argc, &argv, NULL);
-  g_test_log_set_fatal_handler (fatal_unless_xvfb_focus_warning, NULL);
   if (!gtk_init_check ())
     {
       g_print ("1..0 # SKIP no display\n");

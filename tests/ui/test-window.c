@@ -6,57 +6,12 @@
 
 #include "shepard-export-dialog.h"
 #include "shepard-window.h"
+#include "ui-test-support.h"
 
-/* Software GL under Xvfb on 2 cores: generous, the usual run takes a few seconds. */
-#define WAIT_SECONDS 60
 /* One 8-bit step of rounding on each side, and the ramp's linear interpolation between control points. */
 #define COLOR_TOLERANCE 6
 
 static ShepardWindow *window;
-
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_until (Condition condition, gpointer data)
-{
-  gint64 end = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return TRUE;
-}
-
-static gboolean
-is_settled (gpointer data)
-{
-  ShepardWindow *self = data;
-  return !shepard_window_is_busy (self) && shepard_window_get_surface (self) != NULL;
-}
-
-static void
-let_frames_pass (int milliseconds)
-{
-  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-static const char *
-meuse_path (void)
-{
-  static char *path;
-  if (path == NULL)
-    path = g_build_filename (g_getenv ("SHEPARD_SOURCE_ROOT"), "data", "meuse.csv", NULL);
-  return path;
-}
 
 /* What the screen shows: the window drawn by its own renderer, GL view included. */
 static GdkTexture *
@@ -241,18 +196,6 @@ test_parameter_changes_picture (void)
 }
 
 static void
-on_export_finished (ShepardExportDialog *dialog, gboolean written, int *state)
-{
-  *state = written ? 1 : 2;
-}
-
-static gboolean
-is_nonzero (gpointer data)
-{
-  return *(int *) data != 0;
-}
-
-static void
 test_export_geotiff (void)
 {
   g_autofree char *folder = g_dir_make_tmp ("shepard-ui-XXXXXX", NULL);
@@ -296,32 +239,9 @@ test_export_geotiff (void)
 
 
 static gpointer
-find_controller (GtkWidget *widget, GType type)
-{
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
-      /* Borrowed: the widget keeps its controllers. */
-      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
-        return controller;
-    }
-  g_assert_not_reached ();
-}
-
-static gpointer
 window_child (const char *name)
 {
   GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window), SHEPARD_TYPE_WINDOW, name);
-  g_assert_nonnull (child);
-  return child;
-}
-
-static gpointer
-dialog_child (ShepardExportDialog *dialog, const char *name)
-{
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (dialog), SHEPARD_TYPE_EXPORT_DIALOG, name);
   g_assert_nonnull (child);
   return child;
 }
@@ -612,12 +532,6 @@ test_export_extent_and_size (void)
   g_object_unref (dialog);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.fit", NULL);
   g_assert_cmpint (g_rmdir (folder), ==, 0);
-}
-
-static gboolean
-has_message (gpointer data)
-{
-  return !shepard_window_is_busy (data) && shepard_window_get_message (data) != NULL;
 }
 
 static void
