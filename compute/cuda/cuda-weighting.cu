@@ -371,9 +371,11 @@ cudaError_t
 launch_tiled (dim3 blocks, const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
               const PointChunk &chunk, bool clamp, int multiprocessors, cudaStream_t stream)
 {
-  // The reciprocal needs no clamp: one instance serves it.
-  auto kernel = InverseSquare || !clamp ? tiled_grid_kernel<Q, InverseSquare, Layout, false>
-                                        : tiled_grid_kernel<Q, InverseSquare, Layout, true>;
+  // A partly filled last tile is padded with points at infinity, whose 2^-inf the unclamped polynomial would turn
+  // into NaN: such a chunk takes the clamped kernel too. The reciprocal needs no clamp: one instance serves it.
+  bool padded = (chunk.end - chunk.begin) % kTilePoints != 0;
+  auto kernel = InverseSquare || !(clamp || padded) ? tiled_grid_kernel<Q, InverseSquare, Layout, false>
+                                                    : tiled_grid_kernel<Q, InverseSquare, Layout, true>;
   int per_multiprocessor = 0;
   cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_multiprocessor, kernel, kThreads, 0);
   if (status != cudaSuccess)
