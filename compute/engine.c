@@ -25,6 +25,7 @@ struct shepard_engine {
   shepard_cuda_backend *cuda; /* NULL on the CPU backend */
 #endif
   bool has_points;
+  double hull_area; /* of the points, once asked for; NAN until then */
   shepard_point_set points;
   shepard_even_grid grid;
 };
@@ -197,6 +198,7 @@ shepard_engine_set_points (shepard_engine *engine, const double *x, const double
       return status;
     }
   engine->has_points = true;
+  engine->hull_area = NAN;
   return SHEPARD_OK;
 }
 
@@ -220,7 +222,7 @@ cpu_backend_of (const shepard_engine *engine)
 
 /* AIDW's r_exp = 1 / (2 sqrt (n / A)), with A by the parameters' area mode. */
 static shepard_status
-expected_distance (const shepard_engine *engine, const shepard_params *params, double *r_exp, shepard_error *error)
+expected_distance (shepard_engine *engine, const shepard_params *params, double *r_exp, shepard_error *error)
 {
   const shepard_point_set *points = &engine->points;
   double area;
@@ -231,7 +233,10 @@ expected_distance (const shepard_engine *engine, const shepard_params *params, d
       *r_exp = shepard_aidw_expected_distance (points->n, params->area);
       return SHEPARD_OK;
     case SHEPARD_AREA_CONVEX_HULL:
-      area = shepard_point_set_hull_area (points);
+      /* Sorting a million points per call would slow every parameter change: the hull waits for new points. */
+      if (isnan (engine->hull_area))
+        engine->hull_area = shepard_point_set_hull_area (points);
+      area = engine->hull_area;
       which = "convex hull";
       if (isnan (area))
         return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to compute the convex hull.");
