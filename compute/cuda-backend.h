@@ -72,6 +72,38 @@ shepard_status shepard_cuda_nearest (shepard_cuda_backend *backend, const shepar
                                      const double *query_x, const double *query_y, size_t n_queries, size_t k,
                                      double *squared_distances, size_t *indices, shepard_error *error);
 
+/* The runtime ordinal of the backend's device. */
+int shepard_cuda_backend_device (const shepard_cuda_backend *backend);
+
+/* shepard-engine.h's device grid: float32 values and alphas on one device, capacity cells reserved. */
+struct shepard_device_grid {
+  int device;
+  size_t width, height, capacity;
+  float *values, *alpha;
+};
+
+shepard_status shepard_cuda_device_grid_new (const shepard_cuda_backend *backend, shepard_device_grid **grid,
+                                             shepard_error *error);
+void shepard_cuda_device_grid_free (shepard_device_grid *grid);
+
+/* Sizes the grid for width x height cells, growing its memory when needed (the contents are then undefined). */
+shepard_status shepard_cuda_device_grid_reserve (shepard_device_grid *grid, size_t width, size_t height,
+                                                 shepard_error *error);
+
+/* Copies width x height host values and alphas (computed on the CPU) in, as float32. */
+shepard_status shepard_cuda_device_grid_upload (shepard_device_grid *grid, const double *values, const double *alpha,
+                                                shepard_error *error);
+
+shepard_status shepard_cuda_device_grid_read (const shepard_device_grid *grid, size_t first, size_t count,
+                                              float *values, float *alpha, shepard_error *error);
+
+/* As shepard_cuda_interpolate over a raster, into target (already reserved for the grid's size). */
+shepard_status shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                                   const shepard_params *params, double r_exp,
+                                                   const shepard_query_set *queries, shepard_device_grid *target,
+                                                   shepard_progress_fn progress, void *progress_data,
+                                                   shepard_error *error);
+
 void shepard_cuda_backend_last_timings (const shepard_cuda_backend *backend, shepard_cuda_timings *timings);
 
 #ifdef __cplusplus

@@ -260,29 +260,44 @@ expected_distance (shepard_engine *engine, const shepard_params *params, double 
   return SHEPARD_OK;
 }
 
+/* Checks what every interpolation needs and finds AIDW's r_exp. */
 static shepard_status
-interpolate (shepard_engine *engine, const shepard_params *params, const shepard_query_set *queries,
-             const shepard_outputs *outputs, shepard_progress_fn progress, void *progress_data, shepard_error *error)
+prepare (shepard_engine *engine, const shepard_params *params, double *r_exp, shepard_error *error)
 {
-  if (!params || !outputs || !outputs->values)
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters or the output buffer are missing.");
   shepard_status status = shepard_params_validate (params, error);
   if (status != SHEPARD_OK)
     return status;
   if (!engine->has_points)
     return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points to interpolate: load a layer "
                          "with at least one point.");
-  double r_exp = 0.0;
+  *r_exp = 0.0;
   if (params->method == SHEPARD_METHOD_AIDW)
-    {
-      status = expected_distance (engine, params, &r_exp, error);
-      if (status != SHEPARD_OK)
-        return status;
-    }
+    return expected_distance (engine, params, r_exp, error);
+  return SHEPARD_OK;
+}
+
 #if SHEPARD_HAVE_CUDA
-  /* Neighbourhoods beyond what the GPU keeps in registers run on the CPU. */
-  if (engine->cuda && params->neighbors <= SHEPARD_CUDA_MAX_NEIGHBORS
-      && (params->method != SHEPARD_METHOD_AIDW || params->k <= SHEPARD_CUDA_MAX_NEIGHBORS))
+/* Neighbourhoods beyond what the GPU keeps in registers run on the CPU. */
+static bool
+runs_on_gpu (const shepard_engine *engine, const shepard_params *params)
+{
+  return engine->cuda && params->neighbors <= SHEPARD_CUDA_MAX_NEIGHBORS
+         && (params->method != SHEPARD_METHOD_AIDW || params->k <= SHEPARD_CUDA_MAX_NEIGHBORS);
+}
+#endif
+
+static shepard_status
+interpolate (shepard_engine *engine, const shepard_params *params, const shepard_query_set *queries,
+             const shepard_outputs *outputs, shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  if (!params || !outputs || !outputs->values)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters or the output buffer are missing.");
+  double r_exp;
+  shepard_status status = prepare (engine, params, &r_exp, error);
+  if (status != SHEPARD_OK)
+    return status;
+#if SHEPARD_HAVE_CUDA
+  if (runs_on_gpu (engine, params))
     return shepard_cuda_interpolate (engine->cuda, &engine->points, params, r_exp, queries, outputs, progress,
                                      progress_data, error);
 #endif
@@ -290,10 +305,8 @@ interpolate (shepard_engine *engine, const shepard_params *params, const shepard
   return shepard_cpu_interpolate (&backend, params, r_exp, queries, outputs, progress, progress_data, error);
 }
 
-shepard_status
-shepard_engine_interpolate_grid (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid,
-                                 const shepard_outputs *outputs, shepard_progress_fn progress, void *progress_data,
-                                 shepard_error *error)
+static shepard_status
+check_grid (const shepard_grid *grid, shepard_error *error)
 {
   if (!grid)
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The grid is missing.");
@@ -310,8 +323,184 @@ shepard_engine_interpolate_grid (shepard_engine *engine, const shepard_params *p
     return shepard_fail (error, SHEPARD_ERROR_SIZE_OVERFLOW,
                          "A grid of %zu x %zu cells is too large to address; compute it in smaller blocks.",
                          grid->width, grid->height);
-  shepard_query_set queries = { .grid = grid, .count = cells };
+  return SHEPARD_OK;
+}
+
+shepard_status
+shepard_engine_interpolate_grid (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid,
+                                 const shepard_outputs *outputs, shepard_progress_fn progress, void *progress_data,
+                                 shepard_error *error)
+{
+  shepard_status status = check_grid (grid, error);
+  if (status != SHEPARD_OK)
+    return status;
+  shepard_query_set queries = { .grid = grid, .count = grid->width * grid->height };
   return interpolate (engine, params, &queries, outputs, progress, progress_data, error);
+}
+
+int
+shepard_engine_cuda_device (const shepard_engine *engine)
+{
+#if SHEPARD_HAVE_CUDA
+  if (engine->cuda)
+    return shepard_cuda_backend_device (engine->cuda);
+#endif
+  (void) engine;
+  return -1;
+}
+
+shepard_status
+shepard_device_grid_new (shepard_engine *engine, shepard_device_grid **grid, shepard_error *error)
+{
+  if (!grid)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The device grid pointer is missing.");
+  *grid = NULL;
+#if SHEPARD_HAVE_CUDA
+  if (engine->cuda)
+    return shepard_cuda_device_grid_new (engine->cuda, grid, error);
+#endif
+  return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
+                       "Results can stay on the GPU only when the engine runs on CUDA; this one runs on the CPU (%s).",
+                       engine->description);
+}
+
+void
+shepard_device_grid_free (shepard_device_grid *grid)
+{
+#if SHEPARD_HAVE_CUDA
+  shepard_cuda_device_grid_free (grid);
+#else
+  (void) grid; /* none can exist without CUDA */
+#endif
+}
+
+#if SHEPARD_HAVE_CUDA
+/* A neighbourhood the GPU does not run: computed on the CPU, then copied into the device grid. */
+static shepard_status
+interpolate_on_cpu_to_device (shepard_engine *engine, const shepard_params *params, double r_exp,
+                              const shepard_query_set *queries, shepard_device_grid *target,
+                              shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  double *values = malloc (queries->count * sizeof (double));
+  double *alpha = malloc (queries->count * sizeof (double));
+  shepard_status status;
+  if (!values || !alpha)
+    status = shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for a %zu x %zu grid.",
+                           queries->grid->width, queries->grid->height);
+  else
+    {
+      shepard_cpu_backend backend = cpu_backend_of (engine);
+      shepard_outputs outputs = { .values = values, .alpha = alpha };
+      status = shepard_cpu_interpolate (&backend, params, r_exp, queries, &outputs, progress, progress_data, error);
+      if (status == SHEPARD_OK)
+        status = shepard_cuda_device_grid_upload (target, values, alpha, error);
+    }
+  free (values);
+  free (alpha);
+  return status;
+}
+#endif
+
+shepard_status
+shepard_engine_interpolate_grid_to_device (shepard_engine *engine, const shepard_params *params,
+                                           const shepard_grid *grid, shepard_device_grid *target,
+                                           shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  if (!params || !target)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters or the device grid are missing.");
+  shepard_status status = check_grid (grid, error);
+  if (status != SHEPARD_OK)
+    return status;
+#if SHEPARD_HAVE_CUDA
+  if (!engine->cuda || target->device != shepard_cuda_backend_device (engine->cuda))
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                         "The device grid belongs to another GPU than the engine's; make it with this engine.");
+  double r_exp;
+  status = prepare (engine, params, &r_exp, error);
+  if (status == SHEPARD_OK)
+    status = shepard_cuda_device_grid_reserve (target, grid->width, grid->height, error);
+  if (status != SHEPARD_OK)
+    return status;
+  shepard_query_set queries = { .grid = grid, .count = grid->width * grid->height };
+  if (runs_on_gpu (engine, params))
+    return shepard_cuda_interpolate_to_device (engine->cuda, &engine->points, params, r_exp, &queries, target,
+                                               progress, progress_data, error);
+  return interpolate_on_cpu_to_device (engine, params, r_exp, &queries, target, progress, progress_data, error);
+#else
+  (void) progress;
+  (void) progress_data;
+  return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE, "This build of Shepard has no CUDA backend.");
+#endif
+}
+
+int
+shepard_device_grid_device (const shepard_device_grid *grid)
+{
+#if SHEPARD_HAVE_CUDA
+  return grid->device;
+#else
+  (void) grid;
+  return -1;
+#endif
+}
+
+size_t
+shepard_device_grid_width (const shepard_device_grid *grid)
+{
+#if SHEPARD_HAVE_CUDA
+  return grid->width;
+#else
+  (void) grid;
+  return 0;
+#endif
+}
+
+size_t
+shepard_device_grid_height (const shepard_device_grid *grid)
+{
+#if SHEPARD_HAVE_CUDA
+  return grid->height;
+#else
+  (void) grid;
+  return 0;
+#endif
+}
+
+const float *
+shepard_device_grid_values (const shepard_device_grid *grid)
+{
+#if SHEPARD_HAVE_CUDA
+  return grid->width > 0 ? grid->values : NULL;
+#else
+  (void) grid;
+  return NULL;
+#endif
+}
+
+const float *
+shepard_device_grid_alpha (const shepard_device_grid *grid)
+{
+#if SHEPARD_HAVE_CUDA
+  return grid->width > 0 ? grid->alpha : NULL;
+#else
+  (void) grid;
+  return NULL;
+#endif
+}
+
+shepard_status
+shepard_device_grid_read (const shepard_device_grid *grid, size_t first, size_t count, float *values, float *alpha,
+                          shepard_error *error)
+{
+  if (!grid || (count > 0 && !values))
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The device grid or the output buffer is missing.");
+#if SHEPARD_HAVE_CUDA
+  return shepard_cuda_device_grid_read (grid, first, count, values, alpha, error);
+#else
+  (void) first;
+  (void) alpha;
+  return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE, "This build of Shepard has no CUDA backend.");
+#endif
 }
 
 shepard_status

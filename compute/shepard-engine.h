@@ -151,6 +151,39 @@ shepard_status shepard_engine_nearest (shepard_engine *engine, const double *que
                                        size_t n_queries, int k, double *squared_distances, size_t *indices,
                                        shepard_error *error);
 
+/* Results that stay on the GPU (CUDA backend): the float32 value and alpha of every raster cell in device memory, for
+ * a consumer on the same device such as render/'s CUDA-OpenGL interop, so that a preview never travels through the
+ * host. A device grid is the caller's; it may outlive its engine and be used from any thread, one call at a time. */
+typedef struct shepard_device_grid shepard_device_grid;
+
+/* The CUDA device (runtime ordinal) the engine runs on, or -1 on the CPU backend. */
+int shepard_engine_cuda_device (const shepard_engine *engine);
+
+/* An empty grid in the memory of the engine's device; SHEPARD_ERROR_NO_DEVICE on the CPU backend. */
+shepard_status shepard_device_grid_new (shepard_engine *engine, shepard_device_grid **grid, shepard_error *error);
+void shepard_device_grid_free (shepard_device_grid *grid);
+
+/* As shepard_engine_interpolate_grid, into target (its memory grows when the grid is larger than it holds). Its
+ * values are complete on the device when the call returns. A neighbourhood the GPU does not run (k or N above 64)
+ * is computed on the CPU and copied in. */
+shepard_status shepard_engine_interpolate_grid_to_device (shepard_engine *engine, const shepard_params *params,
+                                                          const shepard_grid *grid, shepard_device_grid *target,
+                                                          shepard_progress_fn progress, void *progress_data,
+                                                          shepard_error *error);
+
+int shepard_device_grid_device (const shepard_device_grid *grid);
+/* The size of the last grid interpolated into it (0 x 0 before). */
+size_t shepard_device_grid_width (const shepard_device_grid *grid);
+size_t shepard_device_grid_height (const shepard_device_grid *grid);
+/* Device pointers to width x height float32 values (and alphas), row-major and packed, row 0 at the top; NULL
+ * before the first interpolation. Valid until the next interpolation into the grid or its free. */
+const float *shepard_device_grid_values (const shepard_device_grid *grid);
+const float *shepard_device_grid_alpha (const shepard_device_grid *grid);
+
+/* Copies count cells from the row-major index first to the host: values and, when not NULL, alpha. */
+shepard_status shepard_device_grid_read (const shepard_device_grid *grid, size_t first, size_t count, float *values,
+                                         float *alpha, shepard_error *error);
+
 const char *shepard_status_name (shepard_status status);
 
 #ifdef __cplusplus

@@ -301,10 +301,11 @@ elapsed_ms (cudaEvent_t from, cudaEvent_t to)
   return ms;
 }
 
+/* Into the host outputs, or (target not null) into a device grid that keeps the values and alphas on the GPU. */
 static shepard_status
 interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
-             const shepard_query_set *queries, const shepard_outputs *outputs, shepard_progress_fn progress,
-             void *progress_data, shepard_error *error)
+             const shepard_query_set *queries, const shepard_outputs *outputs, shepard_device_grid *target,
+             shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
   bool aidw = params->method == SHEPARD_METHOD_AIDW;
   bool all_points = params->neighbors == SHEPARD_NEIGHBORS_ALL;
@@ -362,8 +363,9 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       source.x = band.query_x;
       source.y = band.query_y;
     }
-  Stage1Outputs out = { band.value, band.done, band.exponent, band.offset, outputs->alpha ? band.alpha : nullptr,
-                        outputs->r_obs && aidw ? band.r_obs : nullptr, band.sum_w, band.sum_wz };
+  bool want_alpha = target || outputs->alpha, want_r_obs = !target && outputs->r_obs && aidw;
+  Stage1Outputs out = { band.value, band.done, band.exponent, band.offset, want_alpha ? band.alpha : nullptr,
+                        want_r_obs ? band.r_obs : nullptr, band.sum_w, band.sum_wz };
   double total_work = (double) queries->count * (all_points ? (double) n : 1.0);
   backend->timings = shepard_cuda_timings ();
   cudaStream_t stream = backend->stream;
@@ -376,6 +378,11 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       size_t count = queries->count - first < band_queries ? queries->count - first : band_queries;
       source.first_index = (long long) first;
       source.count = (int) count;
+      if (target)
+        {
+          out.value = target->values + first;
+          out.alpha = target->alpha + first;
+        }
       CHECK (cudaEventRecord (marks[0], stream), "timing the GPU work");
       if (!queries->grid)
         {
@@ -414,14 +421,17 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
           CHECK (finish_stage2 (out, source.count, stream), "weighing the points on the GPU");
         }
       CHECK (cudaEventRecord (marks[3], stream), "timing the GPU work");
-      CHECK (cudaMemcpyAsync (band.host_value, band.value, count * sizeof (float), cudaMemcpyDeviceToHost, stream),
-             "copying results from the GPU");
-      if (out.alpha)
-        CHECK (cudaMemcpyAsync (band.host_alpha, band.alpha, count * sizeof (float), cudaMemcpyDeviceToHost, stream),
-               "copying results from the GPU");
-      if (out.r_obs)
-        CHECK (cudaMemcpyAsync (band.host_r_obs, band.r_obs, count * sizeof (float), cudaMemcpyDeviceToHost, stream),
-               "copying results from the GPU");
+      if (!target)
+        {
+          CHECK (cudaMemcpyAsync (band.host_value, band.value, count * sizeof (float), cudaMemcpyDeviceToHost,
+                                  stream), "copying results from the GPU");
+          if (out.alpha)
+            CHECK (cudaMemcpyAsync (band.host_alpha, band.alpha, count * sizeof (float), cudaMemcpyDeviceToHost,
+                                    stream), "copying results from the GPU");
+          if (out.r_obs)
+            CHECK (cudaMemcpyAsync (band.host_r_obs, band.r_obs, count * sizeof (float), cudaMemcpyDeviceToHost,
+                                    stream), "copying results from the GPU");
+        }
       CHECK (cudaEventRecord (marks[4], stream), "timing the GPU work");
       CHECK (cudaStreamSynchronize (stream), "running the interpolation on the GPU");
 
@@ -429,14 +439,18 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       backend->timings.knn_ms += elapsed_ms (marks[1], marks[2]);
       backend->timings.weighting_ms += elapsed_ms (marks[2], marks[3]);
       backend->timings.download_ms += elapsed_ms (marks[3], marks[4]);
+      if (target)
+        {
+          double fraction = (double) (first + count) / (double) queries->count;
+          if (progress && !progress (fraction, "Interpolating on the GPU", progress_data))
+            return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+          continue;
+        }
       for (size_t i = 0; i < count; i++)
         outputs->values[first + i] = band.host_value[i];
       if (out.alpha)
         for (size_t i = 0; i < count; i++)
           outputs->alpha[first + i] = band.host_alpha[i];
-      else if (outputs->alpha)
-        for (size_t i = 0; i < count; i++)
-          outputs->alpha[first + i] = params->power;
       if (out.r_obs)
         for (size_t i = 0; i < count; i++)
           outputs->r_obs[first + i] = band.host_r_obs[i];
@@ -521,6 +535,88 @@ nearest (shepard_cuda_backend *backend, const shepard_point_set *set, const doub
   return SHEPARD_OK;
 }
 
+static shepard_status
+device_grid_new (const shepard_cuda_backend *backend, shepard_device_grid **out, shepard_error *error)
+{
+  shepard_device_grid *grid = (shepard_device_grid *) calloc (1, sizeof *grid);
+  if (!grid)
+    return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for a GPU result grid.");
+  grid->device = backend->device;
+  *out = grid;
+  return SHEPARD_OK;
+}
+
+static void
+device_grid_release (shepard_device_grid *grid)
+{
+  // A caller on another thread has its own current device; the memory belongs to the grid's.
+  cudaSetDevice (grid->device);
+  release (grid->values);
+  release (grid->alpha);
+  grid->capacity = 0;
+}
+
+static shepard_status
+device_grid_reserve (shepard_device_grid *grid, size_t width, size_t height, shepard_error *error)
+{
+  size_t cells = width * height;
+  grid->width = grid->height = 0;
+  if (cells > grid->capacity)
+    {
+      device_grid_release (grid);
+      CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
+      CHECK (cudaMalloc (&grid->values, cells * sizeof (float)), "reserving GPU memory for the result grid");
+      CHECK (cudaMalloc (&grid->alpha, cells * sizeof (float)), "reserving GPU memory for the result grid");
+      grid->capacity = cells;
+    }
+  grid->width = width;
+  grid->height = height;
+  return SHEPARD_OK;
+}
+
+static shepard_status
+device_grid_upload (shepard_device_grid *grid, const double *values, const double *alpha, shepard_error *error)
+{
+  size_t cells = grid->width * grid->height;
+  float *staging = (float *) malloc (cells * sizeof (float));
+  if (!staging)
+    return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to stage %zu cells for the GPU.", cells);
+  CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
+  const double *sources[] = { values, alpha };
+  float *targets[] = { grid->values, grid->alpha };
+  cudaError_t status = cudaSuccess;
+  for (int a = 0; a < 2 && status == cudaSuccess; a++)
+    {
+      for (size_t i = 0; i < cells; i++)
+        staging[i] = (float) sources[a][i];
+      status = cudaMemcpy (targets[a], staging, cells * sizeof (float), cudaMemcpyHostToDevice);
+    }
+  free (staging);
+  if (status != cudaSuccess)
+    return cuda_failure (error, status, "copying the result grid to the GPU");
+  return SHEPARD_OK;
+}
+
+static shepard_status
+device_grid_read (const shepard_device_grid *grid, size_t first, size_t count, float *values, float *alpha,
+                  shepard_error *error)
+{
+  size_t cells = grid->width * grid->height;
+  if (first > cells || count > cells - first)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                         "Cells %zu to %zu are outside the %zu x %zu result grid.", first, first + count,
+                         grid->width, grid->height);
+  if (count == 0)
+    return SHEPARD_OK;
+  CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
+  CHECK (cudaMemcpy (values, grid->values + first, count * sizeof (float), cudaMemcpyDeviceToHost),
+         "copying results from the GPU");
+  if (alpha)
+    CHECK (cudaMemcpy (alpha, grid->alpha + first, count * sizeof (float), cudaMemcpyDeviceToHost),
+           "copying results from the GPU");
+  return SHEPARD_OK;
+}
+
 // The C API: every entry point catches whatever C++ might throw.
 
 extern "C" shepard_status
@@ -586,7 +682,7 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
 {
   try
     {
-      return interpolate (backend, points, params, r_exp, queries, outputs, progress, progress_data, error);
+      return interpolate (backend, points, params, r_exp, queries, outputs, nullptr, progress, progress_data, error);
     }
   catch (...)
     {
@@ -613,4 +709,62 @@ extern "C" void
 shepard_cuda_backend_last_timings (const shepard_cuda_backend *backend, shepard_cuda_timings *timings)
 {
   *timings = backend->timings;
+}
+
+extern "C" int
+shepard_cuda_backend_device (const shepard_cuda_backend *backend)
+{
+  return backend->device;
+}
+
+extern "C" shepard_status
+shepard_cuda_device_grid_new (const shepard_cuda_backend *backend, shepard_device_grid **grid, shepard_error *error)
+{
+  return device_grid_new (backend, grid, error);
+}
+
+extern "C" void
+shepard_cuda_device_grid_free (shepard_device_grid *grid)
+{
+  if (!grid)
+    return;
+  device_grid_release (grid);
+  free (grid);
+}
+
+extern "C" shepard_status
+shepard_cuda_device_grid_reserve (shepard_device_grid *grid, size_t width, size_t height, shepard_error *error)
+{
+  return device_grid_reserve (grid, width, height, error);
+}
+
+extern "C" shepard_status
+shepard_cuda_device_grid_upload (shepard_device_grid *grid, const double *values, const double *alpha,
+                                 shepard_error *error)
+{
+  return device_grid_upload (grid, values, alpha, error);
+}
+
+extern "C" shepard_status
+shepard_cuda_device_grid_read (const shepard_device_grid *grid, size_t first, size_t count, float *values,
+                               float *alpha, shepard_error *error)
+{
+  return device_grid_read (grid, first, count, values, alpha, error);
+}
+
+extern "C" shepard_status
+shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                    const shepard_params *params, double r_exp, const shepard_query_set *queries,
+                                    shepard_device_grid *target, shepard_progress_fn progress, void *progress_data,
+                                    shepard_error *error)
+{
+  try
+    {
+      shepard_outputs none = {};
+      return interpolate (backend, points, params, r_exp, queries, &none, target, progress, progress_data, error);
+    }
+  catch (...)
+    {
+      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU interpolation failed.");
+    }
 }
