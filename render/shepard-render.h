@@ -17,6 +17,7 @@ typedef enum {
   SHEPARD_RENDER_ERROR_UNSUPPORTED, /* the GL context is older than GL 3.3 / GLES 3.0 */
   SHEPARD_RENDER_ERROR_SHADER,      /* a shader failed to compile or link; the message holds the driver's log */
   SHEPARD_RENDER_ERROR_TOO_LARGE,   /* the grid is larger than the largest texture the driver takes */
+  SHEPARD_RENDER_ERROR_INTEROP,     /* CUDA-OpenGL interop is not possible or failed; the message says why */
 } ShepardRenderError;
 
 GQuark shepard_render_error_quark (void);
@@ -76,17 +77,31 @@ ShepardRenderer *shepard_renderer_new (GError **error);
 /* Deletes the GL objects; the renderer's context must be current. NULL is allowed. */
 void shepard_renderer_free (ShepardRenderer *renderer);
 
-/* The grid to draw: grid->width x grid->height float32 values, row-major, row 0 at the top (north), NaN (or any
- * non-finite value) for nodata. values may be NULL to size the texture only, for a producer that writes into
- * shepard_renderer_get_grid_texture() itself (CUDA-GL interop). The texture is kept while the size stays and only
- * reallocated when it changes. Fails with SHEPARD_RENDER_ERROR_TOO_LARGE beyond the driver's texture size. */
+/* The grid to draw: grid->width x grid->height float32 values in host memory, row-major, row 0 at the top (north),
+ * NaN (or any non-finite value) for nodata, uploaded with glTexSubImage2D. The texture is kept while the size stays
+ * and only reallocated when it changes. Fails with SHEPARD_RENDER_ERROR_TOO_LARGE beyond the driver's texture size. */
 gboolean shepard_renderer_set_grid (ShepardRenderer *renderer, const shepard_grid *grid, const float *values,
                                     GError **error);
+
+/* CUDA-OpenGL interop: a grid the engine keeps on the GPU (shepard_engine_interpolate_grid_to_device) is copied into
+ * the grid texture on the device, never through host memory. Enabling checks that the current GL context runs on
+ * CUDA device cuda_device; when it does not (another GPU, a software renderer, no CUDA driver, a build without CUDA)
+ * it fails with SHEPARD_RENDER_ERROR_INTEROP and the reason, and the renderer keeps uploading. */
+gboolean shepard_renderer_enable_cuda_interop (ShepardRenderer *renderer, int cuda_device, GError **error);
+void shepard_renderer_disable_cuda_interop (ShepardRenderer *renderer);
+gboolean shepard_renderer_has_cuda_interop (const ShepardRenderer *renderer);
+
+/* As set_grid, from values on the device: the texture is registered with CUDA once per texture size, then each call
+ * maps it, copies the values in on the device and unmaps it; the copy is complete when the call returns, so the
+ * caller may reuse the device grid at once. Needs interop enabled and the grid on the same device. */
+gboolean shepard_renderer_set_grid_from_device (ShepardRenderer *renderer, const shepard_grid *grid,
+                                                const shepard_device_grid *values, GError **error);
 
 /* Stops drawing a grid (a new layer with no result yet). */
 void shepard_renderer_clear_grid (ShepardRenderer *renderer);
 
-/* The GL_R32F texture holding the grid (0 before set_grid), in the layout of set_grid's values: texel (col, row). */
+/* The GL_R32F texture holding the grid (0 before set_grid), in the layout of set_grid's values: texel (col, row).
+ * A new name after a size change. */
 guint shepard_renderer_get_grid_texture (const ShepardRenderer *renderer);
 
 /* The data points, drawn as dots coloured by z over the same ramp and range as the grid. The arrays are copied;

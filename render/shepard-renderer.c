@@ -2,6 +2,8 @@
 #include "shepard-render-private.h"
 
 #include <epoxy/gl.h>
+
+#include "cuda-gl-texture.h"
 #include <math.h>
 
 G_DEFINE_QUARK (shepard-render-error-quark, shepard_render_error)
@@ -137,8 +139,10 @@ struct _ShepardRenderer {
   GLint grid_corners, grid_size, grid_sampler, grid_hillshade, grid_cell_size, grid_sun;
   GLuint grid_vao;
   GLuint grid_texture;
+  size_t texture_width, texture_height;
   shepard_grid grid;
   gboolean has_grid;
+  ShepardCudaGlTexture *cuda_texture; /* NULL unless CUDA-OpenGL interop is enabled */
 
   GLuint points_program;
   RampUniforms points_ramp;
@@ -324,18 +328,15 @@ shepard_renderer_free (ShepardRenderer *self)
   glDeleteVertexArrays (1, &self->grid_vao);
   glDeleteVertexArrays (1, &self->points_vao);
   glDeleteBuffers (1, &self->points_buffer);
+  /* CUDA must let go of the texture before GL deletes it. */
+  g_clear_pointer (&self->cuda_texture, _shepard_cuda_gl_texture_free);
   glDeleteTextures (1, &self->grid_texture);
   g_free (self);
 }
 
-gboolean
-shepard_renderer_set_grid (ShepardRenderer *self, const shepard_grid *grid, const float *values, GError **error)
+static gboolean
+check_grid_size (ShepardRenderer *self, const shepard_grid *grid, GError **error)
 {
-  g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (grid != NULL, FALSE);
-  g_return_val_if_fail (grid->width > 0 && grid->height > 0 && grid->dx > 0 && grid->dy > 0, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
   if (grid->width > (size_t) self->max_texture_size || grid->height > (size_t) self->max_texture_size)
     {
       g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_TOO_LARGE,
@@ -344,35 +345,130 @@ shepard_renderer_set_grid (ShepardRenderer *self, const shepard_grid *grid, cons
                    grid->width, grid->height, self->max_texture_size, self->max_texture_size);
       return FALSE;
     }
+  return TRUE;
+}
 
-  gboolean same_size = self->grid_texture != 0 && self->grid.width == grid->width
-                       && self->grid.height == grid->height;
-
-  if (self->grid_texture == 0)
-    glGenTextures (1, &self->grid_texture);
+/* A texture of the grid's size, bound. A new size gets a new texture rather than new storage for the old one, so that
+ * a CUDA registration never outlives the storage it was made for. */
+static void
+bind_texture_for (ShepardRenderer *self, const shepard_grid *grid)
+{
+  if (self->grid_texture != 0 && (self->texture_width != grid->width || self->texture_height != grid->height))
+    {
+      if (self->cuda_texture != NULL)
+        _shepard_cuda_gl_texture_detach (self->cuda_texture);
+      glDeleteTextures (1, &self->grid_texture);
+      self->grid_texture = 0;
+    }
+  if (self->grid_texture != 0)
+    {
+      glBindTexture (GL_TEXTURE_2D, self->grid_texture);
+      return;
+    }
+  glGenTextures (1, &self->grid_texture);
   glBindTexture (GL_TEXTURE_2D, self->grid_texture);
-  if (!same_size)
-    {
-      glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, (GLsizei) grid->width, (GLsizei) grid->height, 0, GL_RED, GL_FLOAT,
-                    NULL);
-      /* One level and no filtering: texelFetch reads it, and an incomplete mipmap chain would read as black. */
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
-    }
-  if (values != NULL)
-    {
-      /* Rows are tightly packed float32, whatever unpacking state the caller left. */
-      glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
-      glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
-      glPixelStorei (GL_UNPACK_SKIP_ROWS, 0);
-      glPixelStorei (GL_UNPACK_SKIP_PIXELS, 0);
-      glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, (GLsizei) grid->width, (GLsizei) grid->height, GL_RED, GL_FLOAT,
-                       values);
-    }
+  glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, (GLsizei) grid->width, (GLsizei) grid->height, 0, GL_RED, GL_FLOAT, NULL);
+  /* One level and no filtering: texelFetch reads it, and an incomplete mipmap chain would read as black. */
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+  self->texture_width = grid->width;
+  self->texture_height = grid->height;
+}
+
+gboolean
+shepard_renderer_set_grid (ShepardRenderer *self, const shepard_grid *grid, const float *values, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (grid != NULL && values != NULL, FALSE);
+  g_return_val_if_fail (grid->width > 0 && grid->height > 0 && grid->dx > 0 && grid->dy > 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_grid_size (self, grid, error))
+    return FALSE;
+  bind_texture_for (self, grid);
+  /* Rows are tightly packed float32, whatever unpacking state the caller left. */
+  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
+  glPixelStorei (GL_UNPACK_SKIP_ROWS, 0);
+  glPixelStorei (GL_UNPACK_SKIP_PIXELS, 0);
+  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, (GLsizei) grid->width, (GLsizei) grid->height, GL_RED, GL_FLOAT, values);
   glBindTexture (GL_TEXTURE_2D, 0);
+
+  self->grid = *grid;
+  self->has_grid = TRUE;
+  return TRUE;
+}
+
+gboolean
+shepard_renderer_enable_cuda_interop (ShepardRenderer *self, int cuda_device, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->cuda_texture != NULL && _shepard_cuda_gl_texture_get_device (self->cuda_texture) == cuda_device)
+    return TRUE;
+  shepard_renderer_disable_cuda_interop (self);
+  self->cuda_texture = _shepard_cuda_gl_texture_new (cuda_device, error);
+  return self->cuda_texture != NULL;
+}
+
+void
+shepard_renderer_disable_cuda_interop (ShepardRenderer *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_clear_pointer (&self->cuda_texture, _shepard_cuda_gl_texture_free);
+}
+
+gboolean
+shepard_renderer_has_cuda_interop (const ShepardRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->cuda_texture != NULL;
+}
+
+gboolean
+shepard_renderer_set_grid_from_device (ShepardRenderer *self, const shepard_grid *grid,
+                                       const shepard_device_grid *values, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (grid != NULL && values != NULL, FALSE);
+  g_return_val_if_fail (grid->width > 0 && grid->height > 0 && grid->dx > 0 && grid->dy > 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->cuda_texture == NULL)
+    {
+      g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP,
+                   "CUDA-OpenGL interop is not enabled for this renderer.");
+      return FALSE;
+    }
+  if (shepard_device_grid_device (values) != _shepard_cuda_gl_texture_get_device (self->cuda_texture))
+    {
+      g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP,
+                   "The grid is on CUDA device %d, the OpenGL context on device %d.",
+                   shepard_device_grid_device (values), _shepard_cuda_gl_texture_get_device (self->cuda_texture));
+      return FALSE;
+    }
+  if (shepard_device_grid_width (values) != grid->width || shepard_device_grid_height (values) != grid->height)
+    {
+      g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP,
+                   "The device grid holds %zu × %zu cells, not the %zu × %zu to draw.",
+                   shepard_device_grid_width (values), shepard_device_grid_height (values), grid->width,
+                   grid->height);
+      return FALSE;
+    }
+  if (!check_grid_size (self, grid, error))
+    return FALSE;
+  bind_texture_for (self, grid);
+  glBindTexture (GL_TEXTURE_2D, 0);
+  if (!_shepard_cuda_gl_texture_attach (self->cuda_texture, self->grid_texture, error)
+      || !_shepard_cuda_gl_texture_copy (self->cuda_texture, shepard_device_grid_values (values), grid->width,
+                                         grid->height, error))
+    return FALSE;
 
   self->grid = *grid;
   self->has_grid = TRUE;

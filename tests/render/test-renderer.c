@@ -3,214 +3,17 @@
  * EGL without any window system (Mesa's surfaceless platform, an EGL device, or the default display with a
  * pbuffer), so the test needs no DISPLAY; every GL case skips, saying why, where no context can be made.
  * SHEPARD_TEST_GL_API=gles asks for an OpenGL ES 3 context instead of desktop GL 3.3 core. */
-#include <epoxy/egl.h>
 #include <epoxy/gl.h>
 #include <glib.h>
 #include <math.h>
 #include <string.h>
 
+#include "offscreen-gl.h"
 #include "shepard-render-private.h"
 #include "shepard-render.h"
 
 /* Tolerance of a colour channel read back as 8 bits. */
 #define CHANNEL_TOLERANCE (2.0 / 255.0)
-
-static struct {
-  EGLDisplay display;
-  EGLContext context;
-  EGLSurface surface;
-  char *skip_reason;
-} egl = { EGL_NO_DISPLAY, EGL_NO_CONTEXT, EGL_NO_SURFACE, NULL };
-
-static gboolean
-try_display (EGLDisplay display, const char *platform, gboolean want_gles, GString *failures)
-{
-  EGLint major, minor, n_configs = 0;
-  EGLConfig config;
-  gboolean surfaceless;
-
-  if (display == EGL_NO_DISPLAY)
-    {
-      g_string_append_printf (failures, " %s: no display;", platform);
-      return FALSE;
-    }
-  if (!eglInitialize (display, &major, &minor))
-    {
-      g_string_append_printf (failures, " %s: eglInitialize failed (0x%x);", platform, (unsigned) eglGetError ());
-      return FALSE;
-    }
-  surfaceless = epoxy_has_egl_extension (display, "EGL_KHR_surfaceless_context");
-
-  const EGLint config_attribs[] = {
-    EGL_SURFACE_TYPE, surfaceless ? 0 : EGL_PBUFFER_BIT,
-    EGL_RENDERABLE_TYPE, want_gles ? EGL_OPENGL_ES3_BIT_KHR : EGL_OPENGL_BIT,
-    EGL_RED_SIZE, 8,
-    EGL_GREEN_SIZE, 8,
-    EGL_BLUE_SIZE, 8,
-    EGL_NONE,
-  };
-  const EGLint gl_context_attribs[] = {
-    EGL_CONTEXT_MAJOR_VERSION, 3,
-    EGL_CONTEXT_MINOR_VERSION, 3,
-    EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-    EGL_NONE,
-  };
-  const EGLint gles_context_attribs[] = {
-    EGL_CONTEXT_MAJOR_VERSION, 3,
-    EGL_NONE,
-  };
-  const EGLint pbuffer_attribs[] = { EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE };
-
-  if (!eglBindAPI (want_gles ? EGL_OPENGL_ES_API : EGL_OPENGL_API)
-      || !eglChooseConfig (display, config_attribs, &config, 1, &n_configs) || n_configs < 1)
-    {
-      g_string_append_printf (failures, " %s (EGL %d.%d): no %s config;", platform, major, minor,
-                              want_gles ? "OpenGL ES 3" : "OpenGL");
-      eglTerminate (display);
-      return FALSE;
-    }
-  egl.context = eglCreateContext (display, config, EGL_NO_CONTEXT,
-                                  want_gles ? gles_context_attribs : gl_context_attribs);
-  if (egl.context == EGL_NO_CONTEXT)
-    {
-      g_string_append_printf (failures, " %s: no %s context (0x%x);", platform,
-                              want_gles ? "OpenGL ES 3" : "OpenGL 3.3 core", (unsigned) eglGetError ());
-      eglTerminate (display);
-      return FALSE;
-    }
-  if (!surfaceless)
-    egl.surface = eglCreatePbufferSurface (display, config, pbuffer_attribs);
-  if (!eglMakeCurrent (display, egl.surface, egl.surface, egl.context))
-    {
-      g_string_append_printf (failures, " %s: eglMakeCurrent failed (0x%x);", platform, (unsigned) eglGetError ());
-      if (egl.surface != EGL_NO_SURFACE)
-        eglDestroySurface (display, egl.surface);
-      eglDestroyContext (display, egl.context);
-      egl.surface = EGL_NO_SURFACE;
-      egl.context = EGL_NO_CONTEXT;
-      eglTerminate (display);
-      return FALSE;
-    }
-  egl.display = display;
-  g_test_message ("GL context through EGL %s: %s, %s", platform, glGetString (GL_RENDERER), glGetString (GL_VERSION));
-  return TRUE;
-}
-
-static void
-make_context (void)
-{
-  gboolean want_gles = g_strcmp0 (g_getenv ("SHEPARD_TEST_GL_API"), "gles") == 0;
-  g_autoptr (GString) failures = g_string_new (NULL);
-
-  if (!epoxy_has_egl ())
-    {
-      egl.skip_reason = g_strdup ("no EGL library could be loaded");
-      return;
-    }
-
-  if (epoxy_has_egl_extension (EGL_NO_DISPLAY, "EGL_MESA_platform_surfaceless")
-      && try_display (eglGetPlatformDisplayEXT (EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL),
-                      "surfaceless platform", want_gles, failures))
-    return;
-
-  if (epoxy_has_egl_extension (EGL_NO_DISPLAY, "EGL_EXT_platform_device")
-      && epoxy_has_egl_extension (EGL_NO_DISPLAY, "EGL_EXT_device_enumeration"))
-    {
-      EGLDeviceEXT devices[8];
-      EGLint n_devices = 0;
-
-      if (eglQueryDevicesEXT (G_N_ELEMENTS (devices), devices, &n_devices))
-        {
-          for (EGLint i = 0; i < n_devices; i++)
-            {
-              g_autofree char *platform = g_strdup_printf ("device %d", i);
-
-              if (try_display (eglGetPlatformDisplayEXT (EGL_PLATFORM_DEVICE_EXT, devices[i], NULL), platform,
-                               want_gles, failures))
-                return;
-            }
-        }
-    }
-
-  if (try_display (eglGetDisplay (EGL_DEFAULT_DISPLAY), "default display", want_gles, failures))
-    return;
-
-  egl.skip_reason = g_strdup_printf ("no offscreen GL context could be made:%s", failures->str);
-}
-
-static void
-destroy_context (void)
-{
-  if (egl.display == EGL_NO_DISPLAY)
-    return;
-  eglMakeCurrent (egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-  if (egl.surface != EGL_NO_SURFACE)
-    eglDestroySurface (egl.display, egl.surface);
-  eglDestroyContext (egl.display, egl.context);
-  /* No eglTerminate: Mesa 22 unloads its driver there and leaves a few hundred bytes unreachable, which
-   * LeakSanitizer would blame on this test in the sanitizer build. The process ends right after. */
-}
-
-static gboolean
-need_context (void)
-{
-  if (egl.skip_reason != NULL)
-    {
-      g_test_skip (egl.skip_reason);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* An RGBA8 framebuffer object of the view's size, bound; pixels read back top row first. */
-typedef struct {
-  GLuint framebuffer, renderbuffer;
-  int width, height;
-  guint8 *pixels;
-} Target;
-
-static void
-target_init (Target *target, int width, int height)
-{
-  target->width = width;
-  target->height = height;
-  target->pixels = g_new0 (guint8, (size_t) 4 * width * height);
-  glGenRenderbuffers (1, &target->renderbuffer);
-  glBindRenderbuffer (GL_RENDERBUFFER, target->renderbuffer);
-  glRenderbufferStorage (GL_RENDERBUFFER, GL_RGBA8, width, height);
-  glGenFramebuffers (1, &target->framebuffer);
-  glBindFramebuffer (GL_FRAMEBUFFER, target->framebuffer);
-  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, target->renderbuffer);
-  g_assert_cmphex (glCheckFramebufferStatus (GL_FRAMEBUFFER), ==, GL_FRAMEBUFFER_COMPLETE);
-}
-
-static void
-target_read (Target *target)
-{
-  glPixelStorei (GL_PACK_ALIGNMENT, 1);
-  glReadPixels (0, 0, target->width, target->height, GL_RGBA, GL_UNSIGNED_BYTE, target->pixels);
-  g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
-}
-
-/* The pixel in column px, row py counted from the top, as glReadPixels counts rows from the bottom. */
-static const guint8 *
-target_pixel (const Target *target, int px, int py)
-{
-  g_assert_cmpint (px, >=, 0);
-  g_assert_cmpint (px, <, target->width);
-  g_assert_cmpint (py, >=, 0);
-  g_assert_cmpint (py, <, target->height);
-  return target->pixels + 4 * ((size_t) (target->height - 1 - py) * target->width + px);
-}
-
-static void
-target_clear (Target *target)
-{
-  glBindFramebuffer (GL_FRAMEBUFFER, 0);
-  glDeleteFramebuffers (1, &target->framebuffer);
-  glDeleteRenderbuffers (1, &target->renderbuffer);
-  g_clear_pointer (&target->pixels, g_free);
-}
 
 static void
 assert_pixel_rgb (const guint8 *pixel, const float rgb[3], const char *what)
@@ -401,7 +204,7 @@ test_grid_colours (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (ShepardRenderer) renderer = NULL;
 
-  if (!need_context ())
+  if (!offscreen_gl_need_context ())
     return;
   renderer = shepard_renderer_new (&error);
   g_assert_no_error (error);
@@ -430,24 +233,25 @@ test_grid_update (void)
   ShepardView view = test_view (1);
   guint texture;
 
-  if (!need_context ())
+  if (!offscreen_gl_need_context ())
     return;
   renderer = shepard_renderer_new (&error);
   g_assert_no_error (error);
   g_assert_cmpuint (shepard_renderer_get_grid_texture (renderer), ==, 0);
   shepard_renderer_set_range (renderer, TEST_MIN, TEST_MAX);
 
-  /* A grid of another size first, then the test grid twice: the texture is reallocated, then kept. */
+  /* A grid of another size first, then the test grid twice: a new texture for the new size, then kept. */
   {
     shepard_grid small = test_grid;
     small.width = 2;
     small.height = 2;
     g_assert_true (shepard_renderer_set_grid (renderer, &small, test_values, &error));
   }
-  texture = shepard_renderer_get_grid_texture (renderer);
-  g_assert_cmpuint (texture, !=, 0);
+  g_assert_cmpuint (shepard_renderer_get_grid_texture (renderer), !=, 0);
   g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
   g_assert_no_error (error);
+  texture = shepard_renderer_get_grid_texture (renderer);
+  g_assert_cmpuint (texture, !=, 0);
   for (int i = 0; i < 12; i++)
     values[i] = 10.0f - test_values[i];
   g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, values, &error));
@@ -474,7 +278,7 @@ test_grid_update (void)
 
     glGetIntegerv (GL_MAX_TEXTURE_SIZE, &max_size);
     huge.width = (size_t) max_size + 1;
-    g_assert_false (shepard_renderer_set_grid (renderer, &huge, NULL, &error));
+    g_assert_false (shepard_renderer_set_grid (renderer, &huge, test_values, &error));
     g_assert_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_TOO_LARGE);
     g_test_message ("%s", error->message);
     g_clear_error (&error);
@@ -496,7 +300,7 @@ check_points (double scale)
   float rgb[3];
   int px, py;
 
-  if (!need_context ())
+  if (!offscreen_gl_need_context ())
     return;
   cell_centre (&test_grid, 2, 0, &x[0], &y[0]);
   cell_centre (&test_grid, 1, 1, &x[1], &y[1]);
@@ -581,7 +385,7 @@ test_hillshade (void)
   double sun[3] = { sin (azimuth) * cos (altitude), cos (azimuth) * cos (altitude), sin (altitude) };
   double shades[G_N_ELEMENTS (slopes)];
 
-  if (!need_context ())
+  if (!offscreen_gl_need_context ())
     return;
   renderer = shepard_renderer_new (&error);
   g_assert_no_error (error);
@@ -640,7 +444,7 @@ test_shader_error (void)
   g_autoptr (GError) error = NULL;
   guint program;
 
-  if (!need_context ())
+  if (!offscreen_gl_need_context ())
     return;
   program = _shepard_render_compile_program ("void main () { gl_Position = vec4 (0.0); }\n",
                                              "out vec4 c;\nvoid main () { c = undefined_thing; }\n", &error);
@@ -660,9 +464,10 @@ main (int argc, char **argv)
   int status;
 
   g_test_init (&argc, &argv, NULL);
-  make_context ();
-  if (egl.skip_reason != NULL)
-    g_test_message ("GL cases skip: %s", egl.skip_reason);
+  if (offscreen_gl_init (g_strcmp0 (g_getenv ("SHEPARD_TEST_GL_API"), "gles") == 0))
+    g_test_message ("GL context through %s", offscreen_gl_describe ());
+  else
+    g_test_message ("GL cases skip: %s", offscreen_gl_skip_reason ());
 
   g_test_add_func ("/render/ramp/function", test_ramp_function);
   g_test_add_func ("/render/view/conversions", test_view_conversions);
@@ -673,7 +478,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/shader-error", test_shader_error);
 
   status = g_test_run ();
-  destroy_context ();
-  g_free (egl.skip_reason);
+  offscreen_gl_destroy ();
   return status;
 }

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* CUDA-OpenGL interop through the CUDA runtime's C API: no CUDA C++ outside compute/. */
+#include "cuda-gl-texture.h"
+
+#include "shepard-render.h"
+
+/* cuda_gl_interop.h wants the GL declarations first; epoxy's replace the system's. */
+#include <epoxy/gl.h>
+#include <cuda_gl_interop.h>
+#include <cuda_runtime_api.h>
+
+struct _ShepardCudaGlTexture {
+  int device;
+  cudaStream_t stream;
+  struct cudaGraphicsResource *resource;
+  guint texture; /* the registered texture, 0 when none is */
+};
+
+static gboolean
+set_cuda_error (GError **error, cudaError_t status, const char *what)
+{
+  /* A failed call leaves its error for the next cudaGetLastError: clear it, so that later calls start clean. */
+  cudaGetLastError ();
+  g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP, "CUDA-OpenGL interop failed while %s: %s (%s).",
+               what, cudaGetErrorString (status), cudaGetErrorName (status));
+  return FALSE;
+}
+
+ShepardCudaGlTexture *
+_shepard_cuda_gl_texture_new (int cuda_device, GError **error)
+{
+  const char *gl_renderer = (const char *) glGetString (GL_RENDERER);
+  unsigned int count = 0;
+  int devices[16];
+
+  if (gl_renderer == NULL)
+    gl_renderer = "an unnamed renderer";
+  cudaError_t status = cudaGLGetDevices (&count, devices, G_N_ELEMENTS (devices), cudaGLDeviceListAll);
+  if (status != cudaSuccess)
+    {
+      cudaGetLastError ();
+      g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP,
+                   "The OpenGL context (%s) is not on a CUDA device: %s (%s).", gl_renderer,
+                   cudaGetErrorString (status), cudaGetErrorName (status));
+      return NULL;
+    }
+  gboolean same_device = FALSE;
+  for (unsigned int i = 0; i < count && i < G_N_ELEMENTS (devices); i++)
+    same_device = same_device || devices[i] == cuda_device;
+  if (!same_device)
+    {
+      g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP,
+                   "The OpenGL context runs on %s, not on CUDA device %d where the engine computes.", gl_renderer,
+                   cuda_device);
+      return NULL;
+    }
+
+  ShepardCudaGlTexture *interop = g_new0 (ShepardCudaGlTexture, 1);
+  interop->device = cuda_device;
+  status = cudaSetDevice (cuda_device);
+  if (status == cudaSuccess)
+    status = cudaStreamCreateWithFlags (&interop->stream, cudaStreamNonBlocking);
+  if (status != cudaSuccess)
+    {
+      set_cuda_error (error, status, "starting the CUDA device");
+      g_free (interop);
+      return NULL;
+    }
+  return interop;
+}
+
+void
+_shepard_cuda_gl_texture_detach (ShepardCudaGlTexture *interop)
+{
+  if (interop->resource != NULL)
+    {
+      cudaSetDevice (interop->device);
+      /* Fails only when the context is already gone, and then nothing is left to release. */
+      if (cudaGraphicsUnregisterResource (interop->resource) != cudaSuccess)
+        cudaGetLastError ();
+    }
+  interop->resource = NULL;
+  interop->texture = 0;
+}
+
+void
+_shepard_cuda_gl_texture_free (ShepardCudaGlTexture *interop)
+{
+  if (interop == NULL)
+    return;
+  _shepard_cuda_gl_texture_detach (interop);
+  cudaStreamDestroy (interop->stream);
+  g_free (interop);
+}
+
+int
+_shepard_cuda_gl_texture_get_device (const ShepardCudaGlTexture *interop)
+{
+  return interop->device;
+}
+
+gboolean
+_shepard_cuda_gl_texture_attach (ShepardCudaGlTexture *interop, guint texture, GError **error)
+{
+  if (interop->resource != NULL && interop->texture == texture)
+    return TRUE;
+  _shepard_cuda_gl_texture_detach (interop);
+  cudaError_t status = cudaSetDevice (interop->device);
+  if (status == cudaSuccess)
+    /* Write-discard: every copy replaces the whole texture, so CUDA need not preserve what GL left in it. */
+    status = cudaGraphicsGLRegisterImage (&interop->resource, texture, GL_TEXTURE_2D,
+                                          cudaGraphicsRegisterFlagsWriteDiscard);
+  if (status != cudaSuccess)
+    {
+      interop->resource = NULL;
+      return set_cuda_error (error, status, "registering the preview texture");
+    }
+  interop->texture = texture;
+  return TRUE;
+}
+
+gboolean
+_shepard_cuda_gl_texture_copy (ShepardCudaGlTexture *interop, const float *device_values, size_t width,
+                               size_t height, GError **error)
+{
+  g_return_val_if_fail (interop->resource != NULL, FALSE);
+
+  cudaArray_t array = NULL;
+  size_t row_bytes = width * sizeof (float);
+  cudaError_t status = cudaSetDevice (interop->device);
+  if (status == cudaSuccess)
+    status = cudaGraphicsMapResources (1, &interop->resource, interop->stream);
+  if (status != cudaSuccess)
+    return set_cuda_error (error, status, "mapping the preview texture");
+  status = cudaGraphicsSubResourceGetMappedArray (&array, interop->resource, 0, 0);
+  if (status == cudaSuccess)
+    status = cudaMemcpy2DToArrayAsync (array, 0, 0, device_values, row_bytes, row_bytes, height,
+                                       cudaMemcpyDeviceToDevice, interop->stream);
+  cudaError_t unmapped = cudaGraphicsUnmapResources (1, &interop->resource, interop->stream);
+  if (status == cudaSuccess)
+    status = unmapped;
+  /* The caller may hand the device grid to the next computation as soon as this returns. */
+  if (status == cudaSuccess)
+    status = cudaStreamSynchronize (interop->stream);
+  if (status != cudaSuccess)
+    return set_cuda_error (error, status, "copying the grid into the preview texture");
+  return TRUE;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* An OpenGL context without any window system, for the render tests and the preview benchmark: EGL's surfaceless
+ * platform (Mesa), an EGL device (the NVIDIA driver) or the default display with a pbuffer; and an RGBA8
+ * framebuffer to draw into and read back. */
+#pragma once
+
+#include <epoxy/gl.h>
+#include <glib.h>
+
+/* Makes a desktop GL 3.3 core (or OpenGL ES 3) context current; FALSE when none can be made, with the reasons in
+ * offscreen_gl_skip_reason(). */
+gboolean offscreen_gl_init (gboolean want_gles);
+void offscreen_gl_destroy (void);
+const char *offscreen_gl_skip_reason (void);
+/* "EGL device 0: NVIDIA H200/PCIe/SSE2, 4.6.0 NVIDIA ..." */
+const char *offscreen_gl_describe (void);
+
+/* In a GLib test case: TRUE with a context, otherwise marks the case skipped with the reason. */
+gboolean offscreen_gl_need_context (void);
+
+/* An RGBA8 framebuffer object, bound; pixels read back top row first. */
+typedef struct {
+  GLuint framebuffer, renderbuffer;
+  int width, height;
+  guint8 *pixels;
+} Target;
+
+void target_init (Target *target, int width, int height);
+void target_read (Target *target);
+/* The pixel in column px, row py counted from the top. */
+const guint8 *target_pixel (const Target *target, int px, int py);
+void target_clear (Target *target);
