@@ -4,6 +4,7 @@
 #include <math.h>
 #include <ogr_srs_api.h>
 
+#include "device-grid-pool.h"
 #include "engine-autocleanups.h"
 #include "gdal-autocleanups.h"
 #include "gdal-error-trap.h"
@@ -24,11 +25,13 @@ struct _ShepardDocument
   GMutex engine_lock;
   shepard_engine *engine;
   char *backend;
+
+  gboolean keep_on_gpu;
+  ShepardDeviceGridPool *device_grids; /* NULL on a CPU engine */
 };
 
 G_DEFINE_TYPE (ShepardDocument, shepard_document, G_TYPE_OBJECT)
 
-/* The CSV driver keeps the coordinate columns as fields too; these name patterns are point-layer.c's. */
 ShepardSurface *
 shepard_surface_ref (ShepardSurface *surface)
 {
@@ -42,6 +45,9 @@ surface_clear (gpointer data)
 
   g_free (surface->values);
   g_free (surface->alpha);
+  if (surface->device_grid != NULL)
+    shepard_device_grid_pool_give_back (surface->pool, surface->device_grid);
+  g_clear_pointer (&surface->pool, shepard_device_grid_pool_unref);
 }
 
 void
@@ -60,6 +66,19 @@ shepard_surface_lookup (const ShepardSurface *surface, double x, double y, doubl
   if (!(col >= 0 && row >= 0 && col < (double) surface->grid.width && row < (double) surface->grid.height))
     return FALSE;
   size_t index = (size_t) row * surface->grid.width + (size_t) col;
+  if (surface->device_grid != NULL)
+    {
+      /* One cell from the GPU: a few microseconds, and the very number drawn. */
+      float cell_value, cell_alpha;
+      shepard_error error = { 0 };
+      if (shepard_device_grid_read (surface->device_grid, index, 1, &cell_value, &cell_alpha, &error) != SHEPARD_OK)
+        return FALSE;
+      if (value != NULL)
+        *value = cell_value;
+      if (alpha != NULL)
+        *alpha = cell_alpha;
+      return TRUE;
+    }
   if (value != NULL)
     *value = surface->values[index];
   if (alpha != NULL)
@@ -67,11 +86,37 @@ shepard_surface_lookup (const ShepardSurface *surface, double x, double y, doubl
   return TRUE;
 }
 
+float *
+shepard_surface_download_values (const ShepardSurface *surface, GError **error)
+{
+  g_return_val_if_fail (surface != NULL && surface->device_grid != NULL, NULL);
+
+  size_t cells = surface->grid.width * surface->grid.height;
+  float *values = g_try_new (float, cells);
+  shepard_error engine_error = { 0 };
+
+  if (values == NULL)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
+                   "Not enough memory to copy a %zu × %zu preview from the GPU: lower the preview resolution.",
+                   surface->grid.width, surface->grid.height);
+      return NULL;
+    }
+  if (shepard_device_grid_read (surface->device_grid, 0, cells, values, NULL, &engine_error) != SHEPARD_OK)
+    {
+      g_free (values);
+      shepard_app_error_set_from_engine (error, &engine_error);
+      return NULL;
+    }
+  return values;
+}
+
 static void
 shepard_document_finalize (GObject *object)
 {
   ShepardDocument *self = SHEPARD_DOCUMENT (object);
 
+  g_clear_pointer (&self->device_grids, shepard_device_grid_pool_unref);
   g_clear_pointer (&self->engine, shepard_engine_free);
   g_clear_pointer (&self->points, shepard_point_layer_free);
   g_clear_pointer (&self->numeric_fields, g_strfreev);
@@ -166,6 +211,8 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
       return;
     }
   self->backend = g_strdup (shepard_engine_describe (self->engine));
+  if (shepard_engine_cuda_device (self->engine) >= 0)
+    self->device_grids = shepard_device_grid_pool_new ();
   self->crs_name = describe_crs (self->points->crs_wkt);
   self->value_min = INFINITY;
   self->value_max = -INFINITY;
@@ -251,6 +298,28 @@ shepard_document_get_value_max (ShepardDocument *self)
   return self->value_max;
 }
 
+int
+shepard_document_get_cuda_device (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), -1);
+  return shepard_engine_cuda_device (self->engine);
+}
+
+void
+shepard_document_set_keep_on_gpu (ShepardDocument *self, gboolean keep_on_gpu)
+{
+  g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
+  g_return_if_fail (!keep_on_gpu || self->device_grids != NULL);
+  self->keep_on_gpu = keep_on_gpu;
+}
+
+gboolean
+shepard_document_get_keep_on_gpu (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), FALSE);
+  return self->keep_on_gpu;
+}
+
 static bool
 engine_cancel_check (double fraction, const char *message, void *user_data)
 {
@@ -260,13 +329,87 @@ engine_cancel_check (double fraction, const char *message, void *user_data)
 typedef struct {
   shepard_params params;
   shepard_grid grid;
+  ShepardDeviceGridPool *device_grids; /* set: leave the grid on the GPU */
 } InterpolateRequest;
+
+static void
+interpolate_request_free (gpointer data)
+{
+  InterpolateRequest *request = data;
+
+  g_clear_pointer (&request->device_grids, shepard_device_grid_pool_unref);
+  g_free (request);
+}
+
+static void
+return_engine_failure (GTask *task, shepard_status status, const shepard_error *engine_error)
+{
+  if (status == SHEPARD_ERROR_CANCELLED)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The computation was cancelled");
+      return;
+    }
+  GError *error = NULL;
+  shepard_app_error_set_from_engine (&error, engine_error);
+  g_task_return_error (task, error);
+}
+
+/* The grid stays in GPU memory, for a view that draws it through CUDA-OpenGL interop. */
+static void
+interpolate_on_gpu (GTask *task, ShepardDocument *self, InterpolateRequest *request, GCancellable *check)
+{
+  shepard_error engine_error = { 0 };
+  shepard_status status;
+  shepard_device_grid *target;
+  gint64 start, end;
+
+  g_mutex_lock (&self->engine_lock);
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_mutex_unlock (&self->engine_lock);
+      return;
+    }
+  target = shepard_device_grid_pool_take (request->device_grids, self->engine, &engine_error);
+  start = g_get_monotonic_time ();
+  status = target == NULL ? engine_error.code
+                          : shepard_engine_interpolate_grid_to_device (self->engine, &request->params,
+                                                                       &request->grid, target, engine_cancel_check,
+                                                                       check, &engine_error);
+  end = g_get_monotonic_time ();
+  g_mutex_unlock (&self->engine_lock);
+
+  if (status != SHEPARD_OK)
+    {
+      if (target != NULL)
+        shepard_device_grid_pool_give_back (request->device_grids, target);
+      return_engine_failure (task, status, &engine_error);
+      return;
+    }
+  ShepardSurface *surface = g_atomic_rc_box_new0 (ShepardSurface);
+  surface->grid = request->grid;
+  surface->params = request->params;
+  surface->device_grid = target;
+  surface->pool = shepard_device_grid_pool_ref (request->device_grids);
+  surface->value_min = NAN;
+  surface->value_max = NAN;
+  surface->seconds = (double) (end - start) / G_USEC_PER_SEC;
+  g_task_return_pointer (task, surface, (GDestroyNotify) shepard_surface_unref);
+}
 
 static void
 interpolate_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
 {
   ShepardDocument *self = source_object;
   InterpolateRequest *request = task_data;
+  GCancellable *check = cancellable != NULL ? cancellable : g_task_get_cancellable (task);
+  g_autoptr (GCancellable) never = check == NULL ? g_cancellable_new () : NULL;
+
+  if (request->device_grids != NULL)
+    {
+      interpolate_on_gpu (task, self, request, check != NULL ? check : never);
+      return;
+    }
+
   size_t cells = request->grid.width * request->grid.height;
   g_autofree double *values = g_try_new (double, cells);
   g_autofree double *alpha = g_try_new (double, cells);
@@ -278,8 +421,6 @@ interpolate_thread (GTask *task, gpointer source_object, gpointer task_data, GCa
                                request->grid.width, request->grid.height);
       return;
     }
-  GCancellable *check = cancellable != NULL ? cancellable : g_task_get_cancellable (task);
-  g_autoptr (GCancellable) never = check == NULL ? g_cancellable_new () : NULL;
   shepard_outputs outputs = { .values = values, .alpha = alpha };
   shepard_error engine_error = { 0 };
   shepard_status status;
@@ -297,16 +438,9 @@ interpolate_thread (GTask *task, gpointer source_object, gpointer task_data, GCa
   end = g_get_monotonic_time ();
   g_mutex_unlock (&self->engine_lock);
 
-  if (status == SHEPARD_ERROR_CANCELLED)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The computation was cancelled");
-      return;
-    }
   if (status != SHEPARD_OK)
     {
-      GError *error = NULL;
-      shepard_app_error_set_from_engine (&error, &engine_error);
-      g_task_return_error (task, error);
+      return_engine_failure (task, status, &engine_error);
       return;
     }
 
@@ -336,12 +470,14 @@ shepard_document_interpolate_async (ShepardDocument *self, const shepard_params 
   g_return_if_fail (params != NULL && grid != NULL);
   g_return_if_fail (grid->width > 0 && grid->height > 0);
 
-  InterpolateRequest *request = g_new (InterpolateRequest, 1);
+  InterpolateRequest *request = g_new0 (InterpolateRequest, 1);
   request->params = *params;
   request->grid = *grid;
+  if (self->keep_on_gpu)
+    request->device_grids = shepard_device_grid_pool_ref (self->device_grids);
   g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, shepard_document_interpolate_async);
-  g_task_set_task_data (task, request, g_free);
+  g_task_set_task_data (task, request, interpolate_request_free);
   /* A newer request supersedes this one: its error must not pre-empt the newer result. */
   g_task_set_return_on_cancel (task, FALSE);
   g_task_run_in_thread (task, interpolate_thread);

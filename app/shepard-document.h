@@ -9,20 +9,28 @@
 
 G_BEGIN_DECLS
 
-/* One interpolated grid, in float32 as it is drawn. Immutable once delivered; reference counted. */
+typedef struct _ShepardDeviceGridPool ShepardDeviceGridPool;
+
+/* One interpolated grid, in float32 as it is drawn: in host memory, or (when the document keeps previews on the GPU)
+ * in GPU memory only. Immutable once delivered; reference counted. */
 typedef struct {
   shepard_grid grid;
   shepard_params params;
-  float *values;          /* width x height, row 0 at the top */
-  float *alpha;           /* the power used at each cell (p for IDW) */
-  double value_min, value_max;
+  float *values;          /* width x height, row 0 at the top; NULL when the grid is on the GPU */
+  float *alpha;           /* the power used at each cell (p for IDW); NULL when the grid is on the GPU */
+  shepard_device_grid *device_grid; /* the values and alphas on the GPU, or NULL */
+  ShepardDeviceGridPool *pool;      /* where device_grid goes back to */
+  double value_min, value_max;      /* NaN when the grid is on the GPU */
   double seconds;         /* wall time of the engine call */
 } ShepardSurface;
 
 ShepardSurface *shepard_surface_ref (ShepardSurface *surface);
 void shepard_surface_unref (ShepardSurface *surface);
-/* The cell holding (x, y); FALSE outside the grid. */
+/* The cell holding (x, y); FALSE outside the grid (or when a cell on the GPU cannot be read). */
 gboolean shepard_surface_lookup (const ShepardSurface *surface, double x, double y, double *value, double *alpha);
+/* The values of a surface on the GPU copied to the host (width x height floats, g_free them), for drawing where
+ * CUDA-OpenGL interop is not possible; NULL with an error when the GPU cannot be read. */
+float *shepard_surface_download_values (const ShepardSurface *surface, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ShepardSurface, shepard_surface_unref)
 
@@ -43,6 +51,13 @@ const char *shepard_document_get_crs_name (ShepardDocument *self);
 void shepard_document_get_bounds (ShepardDocument *self, double *x_min, double *y_min, double *x_max, double *y_max);
 double shepard_document_get_value_min (ShepardDocument *self);
 double shepard_document_get_value_max (ShepardDocument *self);
+
+/* The CUDA device the engine computes on, or -1 when it runs on the CPU. */
+int shepard_document_get_cuda_device (ShepardDocument *self);
+/* Whether later interpolations leave their grids on the GPU (for a view drawing them through CUDA-OpenGL interop)
+ * instead of copying them to host memory. Only possible on a CUDA engine; off by default. */
+void shepard_document_set_keep_on_gpu (ShepardDocument *self, gboolean keep_on_gpu);
+gboolean shepard_document_get_keep_on_gpu (ShepardDocument *self);
 
 /* Interpolates grid in a worker thread. Calls run one at a time on the engine: cancel the older request before
  * making a newer one, and it gives the engine up within ~100 ms. */
