@@ -22,6 +22,10 @@ struct _ShepardMapView
   gboolean hillshade;
   double drag_center_x, drag_center_y;
   double pointer_x, pointer_y;
+
+  int cuda_device;        /* -1: the engine runs on the CPU */
+  gboolean interop;       /* the renderer copies device grids on the GPU */
+  char *interop_failure;  /* why interop is off, when it was tried */
 };
 
 G_DEFINE_FINAL_TYPE (ShepardMapView, shepard_map_view, GTK_TYPE_GL_AREA)
@@ -29,6 +33,7 @@ G_DEFINE_FINAL_TYPE (ShepardMapView, shepard_map_view, GTK_TYPE_GL_AREA)
 enum {
   SIGNAL_CURSOR_MOVED,
   SIGNAL_CURSOR_LEFT,
+  SIGNAL_INTEROP_CHANGED,
   N_SIGNALS
 };
 
@@ -66,6 +71,38 @@ update_view_size (ShepardMapView *self)
 }
 
 static void
+set_interop (ShepardMapView *self, gboolean interop, const char *failure)
+{
+  if (failure != NULL)
+    g_message ("CUDA-OpenGL interop is off, so the preview goes through host memory: %s", failure);
+  g_free (self->interop_failure);
+  self->interop_failure = g_strdup (failure);
+  self->interop = interop;
+  g_signal_emit (self, signals[SIGNAL_INTEROP_CHANGED], 0);
+}
+
+/* Needs the GL context current. */
+static void
+try_interop (ShepardMapView *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (self->renderer == NULL)
+    return;
+  if (self->cuda_device < 0)
+    {
+      shepard_renderer_disable_cuda_interop (self->renderer);
+      if (self->interop || self->interop_failure != NULL)
+        set_interop (self, FALSE, NULL);
+      return;
+    }
+  if (shepard_renderer_enable_cuda_interop (self->renderer, self->cuda_device, &error))
+    set_interop (self, TRUE, NULL);
+  else
+    set_interop (self, FALSE, error->message);
+}
+
+static void
 shepard_map_view_realize (GtkWidget *widget)
 {
   ShepardMapView *self = SHEPARD_MAP_VIEW (widget);
@@ -84,6 +121,7 @@ shepard_map_view_realize (GtkWidget *widget)
     }
   self->surface_dirty = TRUE;
   self->points_dirty = TRUE;
+  try_interop (self);
 }
 
 static void
@@ -92,6 +130,7 @@ shepard_map_view_unrealize (GtkWidget *widget)
   ShepardMapView *self = SHEPARD_MAP_VIEW (widget);
 
   gtk_gl_area_make_current (GTK_GL_AREA (self));
+  /* Unregisters the texture from CUDA before deleting it. */
   g_clear_pointer (&self->renderer, shepard_renderer_free);
   GTK_WIDGET_CLASS (shepard_map_view_parent_class)->unrealize (widget);
 }
@@ -109,6 +148,33 @@ shepard_map_view_resize (GtkGLArea *area, int width, int height)
     apply_fit (self);
 }
 
+/* Only the newest surface reaches the texture: any set since the last frame were never drawn. */
+static gboolean
+upload_surface (ShepardMapView *self, GError **error)
+{
+  ShepardSurface *surface = self->surface;
+
+  if (surface == NULL)
+    {
+      shepard_renderer_clear_grid (self->renderer);
+      return TRUE;
+    }
+  if (surface->device_grid == NULL)
+    return shepard_renderer_set_grid (self->renderer, &surface->grid, surface->values, error);
+  if (self->interop)
+    {
+      g_autoptr (GError) interop_error = NULL;
+      if (shepard_renderer_set_grid_from_device (self->renderer, &surface->grid, surface->device_grid,
+                                                 &interop_error))
+        return TRUE;
+      shepard_renderer_disable_cuda_interop (self->renderer);
+      set_interop (self, FALSE, interop_error->message);
+    }
+  /* Through host memory: interop failed, or the surface was computed before it was switched off. */
+  g_autofree float *values = shepard_surface_download_values (surface, error);
+  return values != NULL && shepard_renderer_set_grid (self->renderer, &surface->grid, values, error);
+}
+
 static gboolean
 shepard_map_view_render (GtkGLArea *area, GdkGLContext *context)
 {
@@ -119,9 +185,7 @@ shepard_map_view_render (GtkGLArea *area, GdkGLContext *context)
   if (self->surface_dirty)
     {
       GError *error = NULL;
-      if (self->surface == NULL)
-        shepard_renderer_clear_grid (self->renderer);
-      else if (!shepard_renderer_set_grid (self->renderer, &self->surface->grid, self->surface->values, &error))
+      if (!upload_surface (self, &error))
         {
           gtk_gl_area_set_error (area, error);
           g_error_free (error);
@@ -202,6 +266,7 @@ shepard_map_view_finalize (GObject *object)
   ShepardMapView *self = SHEPARD_MAP_VIEW (object);
 
   g_clear_pointer (&self->surface, shepard_surface_unref);
+  g_free (self->interop_failure);
   g_array_unref (self->point_x);
   g_array_unref (self->point_y);
   g_array_unref (self->point_z);
@@ -225,6 +290,8 @@ shepard_map_view_class_init (ShepardMapViewClass *klass)
                                                NULL, NULL, G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
   signals[SIGNAL_CURSOR_LEFT] = g_signal_new ("cursor-left", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                               NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_INTEROP_CHANGED] = g_signal_new ("interop-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                                  NULL, NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_set_css_name (widget_class, "mapview");
 }
 
@@ -242,6 +309,7 @@ shepard_map_view_init (ShepardMapView *self)
   self->view.scale = 1.0;
   self->range_max = 1.0;
   self->ramp = SHEPARD_COLOR_RAMP_VIRIDIS;
+  self->cuda_device = -1;
 
   gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self), FALSE);
   gtk_gl_area_set_auto_render (GTK_GL_AREA (self), TRUE);
@@ -362,4 +430,26 @@ shepard_map_view_get_visible_extent (ShepardMapView *self, double *x_min, double
   shepard_view_pixel_to_map (&self->view, self->view.width / self->view.scale, self->view.height / self->view.scale,
                              x_max, y_min);
   return TRUE;
+}
+
+void
+shepard_map_view_set_cuda_device (ShepardMapView *self, int cuda_device)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+
+  self->cuda_device = cuda_device;
+  if (self->renderer == NULL)
+    return; /* tried on realize */
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  try_interop (self);
+}
+
+gboolean
+shepard_map_view_get_interop (ShepardMapView *self, const char **reason)
+{
+  g_return_val_if_fail (SHEPARD_IS_MAP_VIEW (self), FALSE);
+
+  if (reason != NULL)
+    *reason = self->interop_failure;
+  return self->interop;
 }

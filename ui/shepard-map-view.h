@@ -23,6 +23,14 @@ void shepard_map_view_set_range (ShepardMapView *self, double min, double max);
 void shepard_map_view_set_hillshade (ShepardMapView *self, gboolean enabled);
 void shepard_map_view_fit (ShepardMapView *self);
 
+/* The CUDA device the engine computes on (-1: the CPU). On a device, the view tries CUDA-OpenGL interop in its GL
+ * context (now, or once realized) and emits "interop-changed" with the outcome; surfaces kept on the GPU are then
+ * copied into the texture on the device. Without interop they are copied through host memory. */
+void shepard_map_view_set_cuda_device (ShepardMapView *self, int cuda_device);
+/* TRUE while surfaces on the GPU reach the screen through interop; otherwise FALSE and, when interop was tried and
+ * failed, the reason (owned by the view). */
+gboolean shepard_map_view_get_interop (ShepardMapView *self, const char **reason);
+
 /* Where map position (x, y) is, in the widget's logical pixels. */
 void shepard_map_view_map_to_widget (ShepardMapView *self, double x, double y, double *wx, double *wy);
 

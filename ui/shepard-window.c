@@ -6,9 +6,12 @@
 #include "shepard-export-dialog.h"
 
 #define APPLICATION_ID "io.github.shepard.Shepard"
-/* The first answer to a change comes from a grid this many times coarser, the full one once the hand stops. */
+/* The first answer to a change comes from a grid this many times coarser, the full one once the hand stops; unless
+ * the full grid took at most FAST_FULL_SECONDS last time, when it comes straight away (a coarse frame would only
+ * flicker). */
 #define COARSE_DIVISOR 4
 #define REFINE_DELAY_MS 150
+#define FAST_FULL_SECONDS 0.03
 #define EXTENT_MARGIN 0.05
 
 struct _ShepardWindow
@@ -41,6 +44,8 @@ struct _ShepardWindow
   size_t shown_cells;
   guint refine_source;
   guint computes_in_flight;
+  /* Seconds the last full-resolution grid took, for over the N nearest [0] and over all points [1]; < 0: unknown. */
+  double full_seconds[2];
   gboolean message_from_compute;
   gboolean updating_panel;
 };
@@ -257,8 +262,11 @@ on_compute_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_clear_pointer (&self->surface, shepard_surface_unref);
       self->surface = shepard_surface_ref (surface);
       shepard_map_view_set_surface (self->map_view, surface);
-      g_autofree char *time = g_strdup_printf ("%zu × %zu cells in %.0f ms", surface->grid.width,
-                                               surface->grid.height, surface->seconds * 1000.0);
+      if (request->full)
+        self->full_seconds[surface->params.neighbors == SHEPARD_NEIGHBORS_ALL] = surface->seconds;
+      g_autofree char *time = g_strdup_printf ("%zu × %zu cells in %.*f ms", surface->grid.width,
+                                               surface->grid.height, surface->seconds < 0.01 ? 1 : 0,
+                                               surface->seconds * 1000.0);
       gtk_label_set_text (self->time_label, time);
       if (self->message_from_compute)
         hide_message (self);
@@ -332,8 +340,16 @@ request_compute (ShepardWindow *self)
   self->generation++;
   self->shown_cells = 0;
   g_clear_handle_id (&self->refine_source, g_source_remove);
-  start_compute (self, FALSE);
-  self->refine_source = g_timeout_add (REFINE_DELAY_MS, refine, self);
+  shepard_params params;
+  shepard_window_get_params (self, &params);
+  double full_seconds = self->full_seconds[params.neighbors == SHEPARD_NEIGHBORS_ALL];
+  if (full_seconds >= 0 && full_seconds <= FAST_FULL_SECONDS)
+    start_compute (self, TRUE);
+  else
+    {
+      start_compute (self, FALSE);
+      self->refine_source = g_timeout_add (REFINE_DELAY_MS, refine, self);
+    }
   update_busy (self);
 }
 
@@ -349,6 +365,42 @@ on_display_changed (ShepardWindow *self)
   shepard_map_view_set_ramp (self->map_view, shepard_window_get_ramp (self));
   shepard_map_view_set_hillshade (self->map_view, gtk_switch_get_active (self->hillshade_switch));
   gtk_widget_queue_draw (GTK_WIDGET (self->legend));
+}
+
+/* The engine, and how its grids reach the screen. */
+static void
+update_backend_label (ShepardWindow *self)
+{
+  const char *failure = NULL;
+  gboolean interop = shepard_map_view_get_interop (self->map_view, &failure);
+  g_autofree char *text = NULL;
+
+  if (self->document == NULL)
+    return;
+  if (shepard_document_get_cuda_device (self->document) < 0)
+    text = g_strdup_printf ("Engine: %s", shepard_document_get_backend (self->document));
+  else
+    text = g_strdup_printf ("Engine: %s · preview %s", shepard_document_get_backend (self->document),
+                            interop ? "through CUDA–OpenGL interop" : "copied through host memory");
+  gtk_label_set_text (self->backend_label, text);
+  if (failure != NULL)
+    {
+      g_autofree char *tooltip = g_strdup_printf ("CUDA–OpenGL interop is off: %s", failure);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->backend_label), tooltip);
+    }
+  else
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->backend_label), NULL);
+}
+
+static void
+on_interop_changed (ShepardWindow *self, ShepardMapView *view)
+{
+  if (self->document == NULL)
+    return;
+  gboolean interop = shepard_map_view_get_interop (view, NULL)
+                     && shepard_document_get_cuda_device (self->document) >= 0;
+  shepard_document_set_keep_on_gpu (self->document, interop);
+  update_backend_label (self);
 }
 
 static void
@@ -377,9 +429,11 @@ show_document (ShepardWindow *self)
       gtk_drop_down_set_selected (self->field_dropdown, i);
   self->updating_panel = FALSE;
 
-  g_autofree char *backend = g_strdup_printf ("Engine: %s", shepard_document_get_backend (self->document));
-  gtk_label_set_text (self->backend_label, backend);
   gtk_label_set_text (self->time_label, "");
+  self->full_seconds[0] = self->full_seconds[1] = -1.0;
+  /* Updates the engine line and where the grids are kept (on_interop_changed). */
+  shepard_map_view_set_cuda_device (self->map_view, shepard_document_get_cuda_device (self->document));
+  update_backend_label (self);
   g_autofree char *title = g_strdup_printf ("%s — %s", basename, points->field_name);
   gtk_window_set_title (GTK_WINDOW (self), title);
 
@@ -794,6 +848,7 @@ shepard_window_class_init (ShepardWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_info_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_cursor_moved);
   gtk_widget_class_bind_template_callback (widget_class, on_cursor_left);
+  gtk_widget_class_bind_template_callback (widget_class, on_interop_changed);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
@@ -855,6 +910,7 @@ shepard_window_init (ShepardWindow *self)
   GtkDropTarget *drop = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->full_seconds[0] = self->full_seconds[1] = -1.0;
   gtk_drawing_area_set_draw_func (self->alpha_plot, draw_alpha_plot, self, NULL);
   gtk_drawing_area_set_draw_func (self->legend, draw_legend, self, NULL);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);

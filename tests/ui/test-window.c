@@ -196,6 +196,47 @@ test_parameter_changes_picture (void)
 }
 
 static void
+count_signal (gpointer instance, int *count)
+{
+  (*count)++;
+}
+
+/* A GL context that is not on the engine's CUDA device (here Mesa's, on a machine without CUDA): the view says why
+ * interop is off, the document keeps copying its grids to the host, and the map goes on drawing. The interop path
+ * itself is proven headless on a GPU by tests/render/test-interop. */
+static void
+test_interop_unavailable (void)
+{
+  ShepardMapView *view = shepard_window_get_map_view (window);
+  ShepardDocument *document = shepard_window_get_document (window);
+  const char *reason = NULL;
+  int changes = 0;
+  shepard_params params;
+
+  gulong handler = g_signal_connect (view, "interop-changed", G_CALLBACK (count_signal), &changes);
+  shepard_map_view_set_cuda_device (view, 0);
+  g_assert_cmpint (changes, ==, 1);
+  g_assert_false (shepard_map_view_get_interop (view, &reason));
+  g_assert_nonnull (reason);
+  g_test_message ("interop off: %s", reason);
+  g_assert_false (shepard_document_get_keep_on_gpu (document));
+
+  shepard_window_get_params (window, &params);
+  params.power = params.power == 2.0 ? 3.0 : 2.0;
+  shepard_window_set_params (window, &params);
+  g_assert_true (wait_until (is_settled, window));
+  ShepardSurface *surface = shepard_window_get_surface (window);
+  g_assert_nonnull (surface->values);
+  g_assert_null (surface->device_grid);
+
+  shepard_map_view_set_cuda_device (view, -1);
+  g_assert_cmpint (changes, ==, 2);
+  g_assert_false (shepard_map_view_get_interop (view, &reason));
+  g_assert_null (reason);
+  g_signal_handler_disconnect (view, handler);
+}
+
+static void
 test_export_geotiff (void)
 {
   g_autofree char *folder = g_dir_make_tmp ("shepard-ui-XXXXXX", NULL);
@@ -592,6 +633,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/open-compute", test_open_and_compute);
   g_test_add_func ("/ui/window/pixel-matches-engine", test_pixel_matches_engine);
   g_test_add_func ("/ui/window/parameter-changes-picture", test_parameter_changes_picture);
+  g_test_add_func ("/ui/window/interop-unavailable", test_interop_unavailable);
   g_test_add_func ("/ui/window/export-geotiff", test_export_geotiff);
   g_test_add_func ("/ui/window/bad-file-shows-error", test_bad_file_shows_error);
   g_test_add_func ("/ui/window/pan-zoom-fit", test_pan_zoom_fit);
