@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Runs here (Debian 12 with nvcc) and prepares what tools/gpu-check.sh runs on the GPU test machine (Ubuntu 24.04 with
-# the NVIDIA driver and nvcc, but no GLib): builds build-gpu/ with the CUDA backend for sm_90 only (what travels to
-# that machine is limited to 64 MiB), the engine's tests and the benchmarks; copies the programs gpu-check.sh runs
-# into build-gpu/carry/ and the Debian runtime packages they need into .gpu-debs/. Both are git-ignored, so the
-# device tool takes them only when named in its carry list; the last line printed says how to call it.
+# the NVIDIA driver and nvcc, but no GLib, libepoxy or GL loaders): builds build-gpu/ with the CUDA backend for sm_90
+# only (what travels to that machine is limited to 64 MiB), the engine's tests, render/ and its GL and interop tests
+# (GLib and libepoxy suffice: no GTK, no GDAL) and the benchmarks; copies the programs gpu-check.sh runs into
+# build-gpu/carry/ (packed) and the Debian runtime packages they need (GLib, libepoxy, the GLVND EGL loaders) into .gpu-debs/.
+# Both are git-ignored, so the device tool takes them only when named in its carry list; the last line printed says
+# how to call it.
 # Usage: tools/gpu-build.sh    (SHEPARD_STAGE_DEBS: the package staging script, default ../shared/gpu/stage-debs.sh)
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=common.sh
@@ -12,6 +14,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 build_dir=build-gpu
 carry_dir=$build_dir/carry
+# The programs are staged here, then packed into $carry_dir/programs.tar.xz: each one links the engine with its
+# device code, and unpacked they come close to what can travel.
+stage_dir=$build_dir/programs
 debs_dir=.gpu-debs
 stage_debs=${SHEPARD_STAGE_DEBS:-../shared/gpu/stage-debs.sh}
 transfer_limit=$((64 * 1024 * 1024))
@@ -24,31 +29,43 @@ fi
 # From scratch every time: meson 1.0 records no header dependencies for .cu files, so a changed header would leave
 # stale device code behind.
 rm -rf "$build_dir"
+# -Dgui=disabled leaves out GTK only: render/ is built whenever GLib and libepoxy are found.
 configure_build "$build_dir" -Dcuda=enabled -Dapp=disabled -Dgui=disabled -Dgpu_archs=90 -Dbenchmarks=true
 ninja -C "$build_dir"
 
 # Host debug sections are dropped to keep the transfer small; the device code keeps its line information, which is
 # what compute-sanitizer reports kernel lines from.
-rm -rf "$carry_dir"
-mkdir -p "$carry_dir/tests" "$carry_dir/bench"
+rm -rf "$carry_dir" "$stage_dir"
+mkdir -p "$carry_dir" "$stage_dir/tests" "$stage_dir/bench"
 while IFS= read -r -d '' program; do
-  strip --strip-debug -o "$carry_dir/tests/${program##*/}" "$program"
+  strip --strip-debug -o "$stage_dir/tests/${program##*/}" "$program"
 done < <(find "$build_dir/tests" -path "$build_dir/tests/bench" -prune -o -type f -name 'test-*' -perm -u+x -print0)
-if [[ -z "$(ls -A "$carry_dir/tests")" ]]; then
+if [[ -z "$(ls -A "$stage_dir/tests")" ]]; then
   echo "gpu-build: no test program was built in $build_dir/tests: the engine's tests need GLib (libglib2.0-dev)." >&2
   exit 1
 fi
-if [[ ! -x "$build_dir/tests/bench/shepard-bench-cuda" ]]; then
-  echo "gpu-build: $build_dir/tests/bench/shepard-bench-cuda was not built; see the 'Shepard' summary above." >&2
+if [[ ! -x "$build_dir/tests/render/test-interop" ]]; then
+  echo "gpu-build: $build_dir/tests/render/test-interop was not built: render/ needs GLib and libepoxy" \
+    "(libepoxy-dev); see the 'Shepard' summary above." >&2
   exit 1
 fi
-for program in "$build_dir/tests/bench/shepard-bench-cuda" "$build_dir/tests/bench/cdp/cdp-idw-check"; do
-  if [[ -x "$program" ]]; then
-    strip --strip-debug -o "$carry_dir/bench/${program##*/}" "$program"
+for program in shepard-bench-cuda shepard-bench-preview; do
+  if [[ ! -x "$build_dir/tests/bench/$program" ]]; then
+    echo "gpu-build: $build_dir/tests/bench/$program was not built; see the 'Shepard' summary above." >&2
+    exit 1
   fi
 done
+for program in "$build_dir/tests/bench/shepard-bench-cuda" "$build_dir/tests/bench/shepard-bench-preview" \
+  "$build_dir/tests/bench/cdp/cdp-idw-check"; do
+  if [[ -x "$program" ]]; then
+    strip --strip-debug -o "$stage_dir/bench/${program##*/}" "$program"
+  fi
+done
+XZ_OPT=-T0 tar -cJf "$carry_dir/programs.tar.xz" -C "$stage_dir" tests bench
 
-if compgen -G "$debs_dir/libglib2.0-0_*.deb" >/dev/null; then
+# GLib for every test program; libepoxy and the GLVND EGL loader for render/'s tests and the preview benchmark.
+if compgen -G "$debs_dir/libglib2.0-0_*.deb" >/dev/null && compgen -G "$debs_dir/libepoxy0_*.deb" >/dev/null &&
+  compgen -G "$debs_dir/libegl1_*.deb" >/dev/null; then
   echo "gpu-build: the runtime packages are already in $debs_dir/ (delete it to fetch them again)."
 else
   if [[ ! -x "$stage_debs" ]]; then
@@ -67,8 +84,8 @@ mib() { awk -v bytes="$1" 'BEGIN { printf "%.1f MiB", bytes / 1048576 }'; }
 
 echo
 du -sh "$build_dir"
-du -sh "$carry_dir" "$debs_dir"
-ls -l "$carry_dir/tests" "$carry_dir/bench"
+du -sh "$stage_dir" "$carry_dir" "$debs_dir"
+ls -l "$stage_dir/tests" "$stage_dir/bench"
 echo "gpu-build: the working tree ($(mib "$tree_bytes")) and the carry ($(mib "$carry_bytes")) make" \
   "$(mib $((tree_bytes + carry_bytes))) of the $(mib "$transfer_limit") that can travel."
 if ((tree_bytes + carry_bytes > transfer_limit)); then

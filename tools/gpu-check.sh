@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Runs on the GPU test machine, in the repository root, what tools/gpu-build.sh built and staged: (1) the engine's
-# tests against the CUDA backend, (2) compute-sanitizer memcheck and racecheck over the CUDA backend's tests
-# (test-cuda*) and a small benchmark run, synccheck and initcheck over that run, (3) the CUDA benchmark. Logs go to
-# $OUT (build-gpu/check-out when unset): gpu-check.log (everything), sanitizer.log, bench.txt, bench.csv and
-# summary.txt. Prints the benchmark's table and a summary last; exits non-zero if any step failed or found no device.
+# tests against the CUDA backend and render/'s GL and interop tests, (2) compute-sanitizer memcheck and racecheck over
+# the CUDA backend's, the device grid's and the interop tests (test-cuda*, test-device-grid, test-interop) and a small
+# benchmark run, synccheck and initcheck over that run, (3) the CUDA benchmark, (4) the preview frame-time benchmark
+# (engine -> CUDA-OpenGL interop -> drawn frame). Logs go to $OUT (build-gpu/check-out when unset): gpu-check.log
+# (everything), sanitizer.log, bench.txt, bench.csv, bench-preview.txt, bench-preview.csv and summary.txt. Prints the
+# benchmarks' tables and a summary last; exits non-zero if any step failed or found no device (or no GL context).
 # Usage: tools/gpu-check.sh    (the device tool: carry ["build-gpu/carry", ".gpu-debs"], timeout_s 600)
 # Environment: GPU_CHECK_SECONDS (time for all steps, default 540), GPU_CHECK_SANITIZE (test programs to sanitize),
-# GPU_CHECK_BENCH_ARGS (arguments of the full benchmark run, default none: every size).
+# GPU_CHECK_BENCH_ARGS (arguments of the full benchmark run, default none: every size), GPU_CHECK_PREVIEW_ARGS
+# (arguments of the preview benchmark, default none: 10K, 100K and 1M points at 1024 x 1024).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 if [[ -d /usr/local/cuda/bin ]]; then
   PATH="/usr/local/cuda/bin:$PATH"
 fi
 
-carry_dir=build-gpu/carry
+# gpu-build.sh packs the programs into carry/programs.tar.xz; they are unpacked next to it.
+packed=build-gpu/carry/programs.tar.xz
+carry_dir=build-gpu/programs
 debs_dir=.gpu-debs
 private_root=/tmp/gpu-root
 out=${OUT:-build-gpu/check-out}
 deadline=$((SECONDS + ${GPU_CHECK_SECONDS:-540}))
-# Time kept for the benchmark while the earlier steps run; a sanitizer run gets at most sanitize_cap seconds.
+# Time kept for the benchmarks while the earlier steps run (the CUDA benchmark takes about 80 s on an H200, the
+# preview benchmark about 30 s); a sanitizer run gets at most sanitize_cap seconds.
 bench_reserve=200
+preview_reserve=90
 test_timeout=120
 sanitize_cap=150
 # compute-sanitizer does not support CUDA Dynamic Parallelism ("not supported by the selected tool"): the CDP variant,
@@ -67,8 +74,13 @@ test_env=(
 
 # --- runtime libraries: Debian's GLib in a private prefix, found through LD_LIBRARY_PATH
 start=$SECONDS
+if [[ -f "$packed" ]]; then
+  rm -rf "$carry_dir"
+  mkdir -p "$carry_dir"
+  tar -xJf "$packed" -C "$carry_dir" >>"$log" 2>&1
+fi
 if ! compgen -G "$carry_dir/tests/test-*" >/dev/null || [[ ! -x "$carry_dir/bench/shepard-bench-cuda" ]]; then
-  record "programs" FAIL 0 "nothing in $carry_dir: run tools/gpu-build.sh and carry $carry_dir and $debs_dir"
+  record "programs" FAIL 0 "nothing in $carry_dir: run tools/gpu-build.sh and carry build-gpu/carry and $debs_dir"
   printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
   exit 1
 fi
@@ -171,9 +183,11 @@ if [[ -x "$carry_dir/bench/cdp-idw-check" ]] && ! no_device "cdp-idw-check"; the
 fi
 
 # --- (2) compute-sanitizer
-# By default the CUDA backend's own tests, which run every kernel variant; the engine tests under
-# SHEPARD_TEST_BACKEND=cuda can be added by name (GPU_CHECK_SANITIZE="test-cuda* test-interpolation").
-read -ra sanitize_names <<<"${GPU_CHECK_SANITIZE:-test-cuda*}"
+# By default the CUDA backend's own tests, which run every kernel variant, and the tests of results kept on the GPU
+# and of CUDA-OpenGL interop (these need the EGL environment exported above: LD_LIBRARY_PATH and
+# __EGL_VENDOR_LIBRARY_FILENAMES, which compute-sanitizer passes on); the engine tests under SHEPARD_TEST_BACKEND=cuda
+# can be added by name (GPU_CHECK_SANITIZE="test-cuda* test-interpolation"). Names that match no program are left out.
+read -ra sanitize_names <<<"${GPU_CHECK_SANITIZE:-test-cuda* test-device-grid test-interop}"
 sanitize_programs=()
 for name in "${sanitize_names[@]}"; do
   for program in "$carry_dir"/tests/$name; do
@@ -188,7 +202,7 @@ done
 sanitize() {
   local tool=$1 limit output status errors
   shift
-  limit=$(($(seconds_left) - bench_reserve))
+  limit=$(($(seconds_left) - bench_reserve - preview_reserve))
   if ((limit > sanitize_cap)); then
     limit=$sanitize_cap
   fi
@@ -243,7 +257,7 @@ done
 # --- (3) the benchmark
 start=$SECONDS
 if ! no_device "benchmark"; then
-  limit=$(($(seconds_left) - 5))
+  limit=$(($(seconds_left) - preview_reserve - 5))
   if ((limit < 60)); then
     limit=60
   fi
@@ -260,6 +274,35 @@ if ! no_device "benchmark"; then
     record "benchmark" FAIL $((SECONDS - start)) "$no_cuda"
   else
     record "benchmark" ok $((SECONDS - start)) "table above; $out/bench.csv"
+  fi
+fi
+
+# --- (4) the preview benchmark: a parameter change to a drawn 1024 x 1024 frame, through interop and through upload
+start=$SECONDS
+preview_program=$carry_dir/bench/shepard-bench-preview
+if [[ ! -x "$preview_program" ]]; then
+  record "preview benchmark" FAIL 0 "$preview_program was not carried: run tools/gpu-build.sh"
+elif ! no_device "preview benchmark"; then
+  limit=$(($(seconds_left) - 5))
+  if ((limit < 30)); then
+    limit=30
+  fi
+  # shellcheck disable=SC2086 # GPU_CHECK_PREVIEW_ARGS is a list of arguments
+  timeout --kill-after=10 "$limit" "$preview_program" ${GPU_CHECK_PREVIEW_ARGS:-} --csv "$out/bench-preview.csv" \
+    2>>"$log" | tee "$out/bench-preview.txt"
+  status=${PIPESTATUS[0]}
+  # Here a GL context and interop are expected: the program's exit 0 without them is for machines without a GPU.
+  not_run=$(grep -m 1 -E '^no (CUDA device|GL context|CUDA-OpenGL interop)' "$out/bench-preview.txt")
+  goal=$(grep -m 1 '^goal: ' "$out/bench-preview.txt")
+  if ((status == 124)); then
+    record "preview benchmark" FAIL $((SECONDS - start)) "cut off after $limit s"
+  elif ((status != 0)); then
+    record "preview benchmark" FAIL $((SECONDS - start)) \
+      "exit $status (1: the device grid or the drawn frame disagrees with the upload path)"
+  elif [[ -n "$not_run" ]]; then
+    record "preview benchmark" FAIL $((SECONDS - start)) "$not_run"
+  else
+    record "preview benchmark" ok $((SECONDS - start)) "${goal#goal: }; $out/bench-preview.csv"
   fi
 fi
 
