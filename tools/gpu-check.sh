@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Runs on the GPU test machine, in the repository root, what tools/gpu-build.sh built and staged: (1) the engine's
 # tests against the CUDA backend and render/'s GL and interop tests, (2) compute-sanitizer memcheck and racecheck over
-# the CUDA backend's, the device grid's and the interop tests (test-cuda*, test-device-grid, test-interop) and a small
+# the CUDA backend's, the device grid's and the interop tests (test-cuda*, test-device-grid*, test-interop) and a small
 # benchmark run, synccheck and initcheck over that run, (3) the CUDA benchmark, (4) the preview frame-time benchmark
 # (engine -> CUDA-OpenGL interop -> drawn frame). Logs go to $OUT (build-gpu/check-out when unset): gpu-check.log
 # (everything), sanitizer.log, bench.txt, bench.csv, bench-preview.txt, bench-preview.csv and summary.txt. Prints the
@@ -187,7 +187,7 @@ fi
 # and of CUDA-OpenGL interop (these need the EGL environment exported above: LD_LIBRARY_PATH and
 # __EGL_VENDOR_LIBRARY_FILENAMES, which compute-sanitizer passes on); the engine tests under SHEPARD_TEST_BACKEND=cuda
 # can be added by name (GPU_CHECK_SANITIZE="test-cuda* test-interpolation"). Names that match no program are left out.
-read -ra sanitize_names <<<"${GPU_CHECK_SANITIZE:-test-cuda* test-device-grid test-interop}"
+read -ra sanitize_names <<<"${GPU_CHECK_SANITIZE:-test-cuda* test-device-grid* test-interop}"
 sanitize_programs=()
 for name in "${sanitize_names[@]}"; do
   for program in "$carry_dir"/tests/$name; do
