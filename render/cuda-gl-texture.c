@@ -21,8 +21,9 @@ set_cuda_error (GError **error, cudaError_t status, const char *what)
 {
   /* A failed call leaves its error for the next cudaGetLastError: clear it, so that later calls start clean. */
   cudaGetLastError ();
-  g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP, "CUDA-OpenGL interop failed while %s: %s (%s).",
-               what, cudaGetErrorString (status), cudaGetErrorName (status));
+  g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP,
+               "CUDA-OpenGL interop failed while %s: %s (%s).", what, cudaGetErrorString (status),
+               cudaGetErrorName (status));
   return FALSE;
 }
 

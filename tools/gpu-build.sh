@@ -4,7 +4,8 @@
 # the NVIDIA driver and nvcc, but no GLib, libepoxy or GL loaders): builds build-gpu/ with the CUDA backend for sm_90
 # only (what travels to that machine is limited to 64 MiB), the engine's tests, render/ and its GL and interop tests
 # (GLib and libepoxy suffice: no GTK, no GDAL) and the benchmarks; copies the programs gpu-check.sh runs into
-# build-gpu/carry/ (packed) and the Debian runtime packages they need (GLib, libepoxy, the GLVND EGL loaders) into .gpu-debs/.
+# build-gpu/carry/ (packed) and the Debian runtime packages they need (GLib, libepoxy, the GLVND EGL loaders) into
+# .gpu-debs/.
 # Both are git-ignored, so the device tool takes them only when named in its carry list; the last line printed says
 # how to call it.
 # Usage: tools/gpu-build.sh    (SHEPARD_STAGE_DEBS: the package staging script, default ../shared/gpu/stage-debs.sh)

@@ -580,7 +580,8 @@ device_grid_upload (shepard_device_grid *grid, const double *values, const doubl
   size_t cells = grid->width * grid->height;
   float *staging = (float *) malloc (cells * sizeof (float));
   if (!staging)
-    return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to stage %zu cells for the GPU.", cells);
+    return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to stage %zu cells for the GPU.",
+                         cells);
   CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
   const double *sources[] = { values, alpha };
   float *targets[] = { grid->values, grid->alpha };

@@ -4,12 +4,12 @@
  * the comparable results agree. Run by hand, never by meson test. */
 #include "bench-data.h"
 #include "bench-gdal.h"
+#include "bench-support.h"
 #include "bench-time.h"
 #include "shepard-engine.h"
 
 #include <dirent.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,20 +92,7 @@ typedef struct {
   double *values;
 } gdal_result;
 
-static double start_time;
 static bool results_disagree;
-
-static void
-say (const char *format, ...)
-{
-  va_list args;
-
-  fprintf (stderr, "[%7.1f s] ", bench_now () - start_time);
-  va_start (args, format);
-  vfprintf (stderr, format, args);
-  va_end (args);
-  fputc ('\n', stderr);
-}
 
 static void
 usage (FILE *stream)
@@ -118,22 +105,6 @@ usage (FILE *stream)
 }
 
 static bool
-parse_sizes (const char *text, options *opts)
-{
-  opts->size_count = 0;
-  while (*text)
-    {
-      char *end;
-      long size = strtol (text, &end, 10);
-      if (end == text || size < 1 || size > 4096 || opts->size_count == MAX_SIZES || (*end != ',' && *end != '\0'))
-        return false;
-      opts->sizes_k[opts->size_count++] = (int) size;
-      text = *end == ',' ? end + 1 : end;
-    }
-  return opts->size_count > 0;
-}
-
-static bool
 parse_options (int argc, char **argv, options *opts)
 {
   *opts = (options) { .sizes_k = { 10, 50, 100 }, .size_count = 3, .threads = (int) sysconf (_SC_NPROCESSORS_ONLN) };
@@ -142,7 +113,7 @@ parse_options (int argc, char **argv, options *opts)
     {
       if (strcmp (argv[i], "--sizes") == 0 && i + 1 < argc)
         {
-          if (!parse_sizes (argv[++i], opts))
+          if (!bench_parse_sizes (argv[++i], 4096, opts->sizes_k, MAX_SIZES, &opts->size_count))
             {
               fprintf (stderr, "shepard-bench-cpu: --sizes takes sizes in K separated by commas, e.g. 10,50,100\n");
               return false;
@@ -260,7 +231,7 @@ measure_ours (shepard_engine *fast, shepard_engine *reference, const bench_point
       double pairs = (double) queries * pairs_per_query (&variants[v], points->n);
 
       results[v].values = allocate_doubles (queries);
-      say ("%dK: ours float32, %s", size_k, variants[v].name);
+      bench_say ("%dK: ours float32, %s", size_k, variants[v].name);
       results[v].pairs_per_second = pairs / time_engine (fast, &params, grid, results[v].values);
 
       shepard_grid band = *grid;
@@ -268,7 +239,7 @@ measure_ours (shepard_engine *fast, shepard_engine *reference, const bench_point
       double band_rows = ceil (FLOAT64_PAIR_BUDGET / pairs_per_row);
       band.height = band_rows < (double) grid->height ? (size_t) band_rows : grid->height;
       double *band_values = allocate_doubles (band.width * band.height);
-      say ("%dK: ours float64, %s (%zu of %zu rows)", size_k, variants[v].name, band.height, grid->height);
+      bench_say ("%dK: ours float64, %s (%zu of %zu rows)", size_k, variants[v].name, band.height, grid->height);
       double band_pairs = (double) (band.width * band.height) * pairs_per_query (&variants[v], points->n);
       results[v].float64_pairs_per_second = band_pairs / time_engine (reference, &params, &band, band_values);
       results[v].float64_difference = max_relative_difference (results[v].values, band_values,
@@ -320,7 +291,7 @@ measure_gdal (const char *directory, const bench_points *points, const shepard_g
   snprintf (csv, sizeof csv, "%s/points-%dK.csv", directory, size_k);
   snprintf (geopackage, sizeof geopackage, "%s/points-%dK.gpkg", directory, size_k);
   snprintf (output, sizeof output, "%s/gdal-grid.bin", directory);
-  say ("%dK: writing the points for gdal_grid (CSV, then a GeoPackage with ogr2ogr)", size_k);
+  bench_say ("%dK: writing the points for gdal_grid (CSV, then a GeoPackage with ogr2ogr)", size_k);
   if (!bench_points_write_csv (points, csv) || !bench_gdal_make_geopackage (csv, geopackage))
     {
       fprintf (stderr, "shepard-bench-cpu: could not write %s or convert it with ogr2ogr\n", csv);
@@ -338,8 +309,8 @@ measure_gdal (const char *directory, const bench_points *points, const shepard_g
       results[run].values = allocate_doubles (queries);
       double pairs = (double) queries * (spec->nearest ? NEAREST : (double) points->n);
       /* invdist p=3 goes through pow() for every pair: about 1e8 pairs/s on two cores, minutes at 100K. */
-      say ("%dK: gdal_grid -a %s%s, %.2g pairs%s", size_k, algorithm, spec->exact_path ? " (exact path)" : "", pairs,
-           run == GDAL_INVDIST_P3 && pairs > 5e9 ? " (its slowest run: a minute or more)" : "");
+      bench_say ("%dK: gdal_grid -a %s%s, %.2g pairs%s", size_k, algorithm, spec->exact_path ? " (exact path)" : "",
+                 pairs, run == GDAL_INVDIST_P3 && pairs > 5e9 ? " (its slowest run: a minute or more)" : "");
       /* Short runs are repeated and the fastest taken, as for ours; a run of a minute is run once. */
       results[run].overhead = INFINITY;
       results[run].seconds = INFINITY;
@@ -367,7 +338,8 @@ measure_gdal (const char *directory, const bench_points *points, const shepard_g
           return false;
         }
       double compute_seconds = results[run].seconds - results[run].overhead;
-      say ("%dK:   %.2f s, of which %.2f s start-up and I/O", size_k, results[run].seconds, results[run].overhead);
+      bench_say ("%dK:   %.2f s, of which %.2f s start-up and I/O", size_k, results[run].seconds,
+                 results[run].overhead);
       /* A run much shorter than gdal_grid's start-up cannot be timed by a difference of two process runs: the pairs
        * per second then come from a finer grid over the same points, enough to take a measurable time. */
       shepard_grid timing_grid = *grid;
@@ -387,8 +359,8 @@ measure_gdal (const char *directory, const bench_points *points, const shepard_g
               return false;
             }
           compute_seconds = seconds - results[run].overhead;
-          say ("%dK:   timed again on a %zu x %zu grid: %.2f s", size_k, timing_grid.width, timing_grid.height,
-               seconds);
+          bench_say ("%dK:   timed again on a %zu x %zu grid: %.2f s", size_k, timing_grid.width, timing_grid.height,
+                     seconds);
         }
       results[run].pairs_per_second = timing_pairs / fmax (compute_seconds, 1e-3);
     }
@@ -509,7 +481,7 @@ main (int argc, char **argv)
     }
   if (!parse_options (argc, argv, &opts))
     return 2;
-  start_time = bench_now ();
+  bench_start ("shepard-bench-cpu");
 
   if (!opts.skip_gdal && !bench_gdal_available ())
     {
@@ -554,8 +526,8 @@ main (int argc, char **argv)
         }
       shepard_grid grid = bench_query_grid (&points);
       size_t queries = grid.width * grid.height;
-      say ("%dK: %zu data points, %zu x %zu query grid over their %.0f m square", size_k, points.n, grid.width,
-           grid.height, points.side);
+      bench_say ("%dK: %zu data points, %zu x %zu query grid over their %.0f m square", size_k, points.n, grid.width,
+                 grid.height, points.side);
 
       double start = bench_now ();
       if (shepard_engine_set_points (fast, points.x, points.y, points.z, points.n, &error) != SHEPARD_OK)
@@ -563,7 +535,8 @@ main (int argc, char **argv)
       double set_points_seconds = bench_now () - start;
       if (shepard_engine_set_points (reference, points.x, points.y, points.z, points.n, &error) != SHEPARD_OK)
         fail_engine (&error);
-      say ("%dK: set_points (copy, local origin, even grid) %.3f s, not counted below", size_k, set_points_seconds);
+      bench_say ("%dK: set_points (copy, local origin, even grid) %.3f s, not counted below", size_k,
+                 set_points_seconds);
 
       our_result ours[VARIANT_COUNT] = { 0 };
       measure_ours (fast, reference, &points, &grid, size_k, ours);

@@ -4,6 +4,7 @@
  * speedups over the CPU paths, with issue 3's goals beside them; every timed result is checked against float64.
  * Run by hand, never by meson test. */
 #include "bench-data.h"
+#include "bench-support.h"
 #include "bench-time.h"
 #include "cuda-backend.h"
 #include "point-set.h"
@@ -13,7 +14,6 @@
 #endif
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,19 +136,6 @@ typedef struct {
   bool disagree;
 } bench;
 
-static double start_time;
-
-static void
-say (const char *format, ...)
-{
-  va_list args;
-
-  fprintf (stderr, "[%7.1f s] ", bench_now () - start_time);
-  va_start (args, format);
-  vfprintf (stderr, format, args);
-  va_end (args);
-  fputc ('\n', stderr);
-}
 
 static void
 usage (FILE *stream)
@@ -172,50 +159,6 @@ fail_engine (const char *what, const shepard_error *error)
   exit (2);
 }
 
-/* The benchmark is a program, not a library: running out of memory ends it. */
-static void *
-allocate (size_t count, size_t size)
-{
-  void *memory = calloc (count, size);
-
-  if (!memory)
-    {
-      fprintf (stderr, "shepard-bench-cuda: out of memory for %zu items; try smaller --sizes\n", count);
-      exit (2);
-    }
-  return memory;
-}
-
-static int
-compare_ints (const void *a, const void *b)
-{
-  int left = *(const int *) a, right = *(const int *) b;
-  return (left > right) - (left < right);
-}
-
-static bool
-parse_sizes (const char *text, options *opts)
-{
-  opts->size_count = 0;
-  while (*text)
-    {
-      char *end;
-      long size = strtol (text, &end, 10);
-      if (end == text || size < 1 || size > 4096 || opts->size_count == MAX_SIZES || (*end != ',' && *end != '\0'))
-        return false;
-      opts->sizes_k[opts->size_count++] = (int) size;
-      text = *end == ',' ? end + 1 : end;
-    }
-  /* Ascending, so that the CPU and brute-force estimates of a size come from the largest smaller one. */
-  qsort (opts->sizes_k, (size_t) opts->size_count, sizeof *opts->sizes_k, compare_ints);
-  int unique = 0;
-  for (int i = 0; i < opts->size_count; i++)
-    if (unique == 0 || opts->sizes_k[unique - 1] != opts->sizes_k[i])
-      opts->sizes_k[unique++] = opts->sizes_k[i];
-  opts->size_count = unique;
-  return opts->size_count > 0;
-}
-
 static bool
 parse_options (int argc, char **argv, options *opts)
 {
@@ -227,7 +170,7 @@ parse_options (int argc, char **argv, options *opts)
     {
       if (strcmp (argv[i], "--sizes") == 0 && i + 1 < argc)
         {
-          if (!parse_sizes (argv[++i], opts))
+          if (!bench_parse_sizes (argv[++i], 4096, opts->sizes_k, MAX_SIZES, &opts->size_count))
             {
               fprintf (stderr, "shepard-bench-cuda: --sizes takes sizes in K separated by commas, e.g. 10,50,100\n");
               return false;
@@ -358,9 +301,9 @@ sample_init (sample *s, const shepard_grid *grid, unsigned long long seed)
   uint64_t state = seed;
 
   *s = (sample) { .count = cells < SAMPLE_CELLS ? cells : SAMPLE_CELLS };
-  s->cells = allocate (s->count, sizeof *s->cells);
-  s->x = allocate (s->count, sizeof *s->x);
-  s->y = allocate (s->count, sizeof *s->y);
+  s->cells = bench_allocate (s->count, sizeof *s->cells, "try smaller --sizes");
+  s->x = bench_allocate (s->count, sizeof *s->x, "try smaller --sizes");
+  s->y = bench_allocate (s->count, sizeof *s->y, "try smaller --sizes");
   for (size_t i = 0; i < s->count; i++)
     {
       size_t cell = s->count == cells ? i : (size_t) (splitmix64 (&state) % cells);
@@ -388,7 +331,7 @@ sample_reference (bench *b, sample *s, method_id method)
       shepard_params params;
       shepard_error error;
       method_params (method, &params);
-      s->reference[method] = allocate (s->count, sizeof (double));
+      s->reference[method] = bench_allocate (s->count, sizeof (double), "try smaller --sizes");
       shepard_outputs outputs = { .values = s->reference[method] };
       if (shepard_engine_interpolate_points (b->reference, &params, s->x, s->y, s->count, &outputs, NULL, NULL,
                                              &error) != SHEPARD_OK)
@@ -445,9 +388,9 @@ time_gpu (bench *b, const shepard_point_set *points, const shepard_params *param
   shepard_query_set queries = { .grid = grid, .count = cells };
   shepard_outputs outputs = { .values = values };
   int repeat = b->opts.repeat;
-  double *knn = allocate ((size_t) repeat, sizeof *knn);
-  double *weighting = allocate ((size_t) repeat, sizeof *weighting);
-  double *end_to_end = allocate ((size_t) repeat, sizeof *end_to_end);
+  double *knn = bench_allocate ((size_t) repeat, sizeof *knn, "try smaller --sizes");
+  double *weighting = bench_allocate ((size_t) repeat, sizeof *weighting, "try smaller --sizes");
+  double *end_to_end = bench_allocate ((size_t) repeat, sizeof *end_to_end, "try smaller --sizes");
   shepard_error error;
 
   for (int run = -1; run < repeat; run++)
@@ -482,7 +425,7 @@ time_cpu (shepard_engine *engine, const shepard_params *params, const shepard_gr
   shepard_grid band = *grid;
   double rows = ceil (work_budget / work_per_row);
   band.height = rows < (double) grid->height ? (size_t) rows : grid->height;
-  double *values = allocate (band.width * band.height, sizeof *values);
+  double *values = bench_allocate (band.width * band.height, sizeof *values, "try smaller --sizes");
   shepard_outputs outputs = { .values = values };
   shepard_error error;
   double seconds[CPU_RUNS];
@@ -514,7 +457,7 @@ measure_cpu (bench *b, method_id method, const bench_points *data, const shepard
   double pairs = pairs_per_row * (double) grid->height;
 
   method_params (method, &params);
-  say ("%dK, %s: CPU float64 serial and float32 on every core", size_k, method_names[method]);
+  bench_say ("%dK, %s: CPU float64 serial and float32 on every core", size_k, method_names[method]);
   if (method == METHOD_LOCAL_AIDW)
     {
       /* The nearest-neighbour search, not the 15 pairs, is most of the work of a query. */
@@ -527,9 +470,9 @@ measure_cpu (bench *b, method_id method, const bench_points *data, const shepard
       *serial_ms = time_cpu (b->serial, &params, grid, pairs_per_row, SERIAL_PAIR_BUDGET, &serial_rows);
       *parallel_ms = time_cpu (b->parallel, &params, grid, pairs_per_row, PARALLEL_PAIR_BUDGET, &parallel_rows);
     }
-  say ("%dK, %s: float64 serial %.4g s (%zu of %zu rows, scaled), float32 parallel %.4g s (%zu rows, scaled)",
-       size_k, method_names[method], 1e-3 * *serial_ms, serial_rows, grid->height, 1e-3 * *parallel_ms,
-       parallel_rows);
+  bench_say ("%dK, %s: float64 serial %.4g s (%zu of %zu rows, scaled), float32 parallel %.4g s (%zu rows, scaled)",
+             size_k, method_names[method], 1e-3 * *serial_ms, serial_rows, grid->height, 1e-3 * *parallel_ms,
+             parallel_rows);
   b->cpu_rates[method] = (cpu_rate) { size_k, pairs / (1e-3 * *serial_ms), pairs / (1e-3 * *parallel_ms) };
 }
 
@@ -614,7 +557,7 @@ run_brute_knn (bench *b, const shepard_point_set *points, const shepard_params *
     return;
   gpu_times times;
   shepard_cuda_backend_set_variant (b->gpu, &brute_variant.variant);
-  say ("%dK, %s: GPU %s", row->size_k, method_names[row->method], brute_variant.name);
+  bench_say ("%dK, %s: GPU %s", row->size_k, method_names[row->method], brute_variant.name);
   time_gpu (b, points, params, r_exp, grid, values, &times);
   fill_gpu_columns (row, &times, pairs);
   record_difference (b, row, max_relative_difference (values, grid->width * grid->height, s, reference));
@@ -633,12 +576,12 @@ run_cdp_idw (bench *b, const shepard_point_set *points, const shepard_grid *grid
   if (leave_out (b, &b->cdp, pairs, row, &row->weighting_ms))
     return;
 
-  float *x = allocate (points->n, sizeof *x);
-  float *y = allocate (points->n, sizeof *y);
-  float *z = allocate (points->n, sizeof *z);
-  float *query_x = allocate (cells, sizeof *query_x);
-  float *query_y = allocate (cells, sizeof *query_y);
-  float *cdp_values = allocate (cells, sizeof *cdp_values);
+  float *x = bench_allocate (points->n, sizeof *x, "try smaller --sizes");
+  float *y = bench_allocate (points->n, sizeof *y, "try smaller --sizes");
+  float *z = bench_allocate (points->n, sizeof *z, "try smaller --sizes");
+  float *query_x = bench_allocate (cells, sizeof *query_x, "try smaller --sizes");
+  float *query_y = bench_allocate (cells, sizeof *query_y, "try smaller --sizes");
+  float *cdp_values = bench_allocate (cells, sizeof *cdp_values, "try smaller --sizes");
   for (size_t i = 0; i < points->n; i++)
     {
       x[i] = (float) points->x[i];
@@ -653,10 +596,10 @@ run_cdp_idw (bench *b, const shepard_point_set *points, const shepard_grid *grid
       query_y[cell] = (float) ((given_y - points->origin_y) * points->scale);
     }
 
-  say ("%dK, %s: GPU %s", row->size_k, method_names[row->method], row->variant);
+  bench_say ("%dK, %s: GPU %s", row->size_k, method_names[row->method], row->variant);
   int repeat = b->opts.repeat;
-  double *kernel = allocate ((size_t) repeat, sizeof *kernel);
-  double *end_to_end = allocate ((size_t) repeat, sizeof *end_to_end);
+  double *kernel = bench_allocate ((size_t) repeat, sizeof *kernel, "try smaller --sizes");
+  double *end_to_end = bench_allocate ((size_t) repeat, sizeof *end_to_end, "try smaller --sizes");
   char message[SHEPARD_ERROR_MESSAGE_SIZE];
   bool failed = false;
   for (int run = -1; run < repeat && !failed; run++)
@@ -712,15 +655,16 @@ run_size (bench *b, int size_k, method_id first_method, method_id last_method)
   generate_points (&data, size_k);
   shepard_grid grid = bench_query_grid (&data);
   size_t cells = grid.width * grid.height;
-  say ("%dK: %zu data points, %zu x %zu query grid over their %.0f m square", size_k, data.n, grid.width, grid.height,
-       data.side);
+  bench_say ("%dK: %zu data points, %zu x %zu query grid over their %.0f m square", size_k, data.n, grid.width,
+             grid.height, data.side);
 
   if (shepard_point_set_init (&points, data.x, data.y, data.z, data.n, &error) != SHEPARD_OK)
     fail_engine ("shepard_point_set_init", &error);
   double start = bench_now ();
   if (shepard_cuda_backend_set_points (b->gpu, &points, &error) != SHEPARD_OK)
     fail_engine ("shepard_cuda_backend_set_points", &error);
-  say ("%dK: GPU set_points (upload, even grid) %.1f ms, not counted below", size_k, 1e3 * (bench_now () - start));
+  bench_say ("%dK: GPU set_points (upload, even grid) %.1f ms, not counted below", size_k,
+             1e3 * (bench_now () - start));
   if (shepard_engine_set_points (b->reference, data.x, data.y, data.z, data.n, &error) != SHEPARD_OK)
     fail_engine ("setting the reference engine's points", &error);
 
@@ -732,7 +676,7 @@ run_size (bench *b, int size_k, method_id first_method, method_id last_method)
 
   sample s;
   sample_init (&s, &grid, 0xce115ULL + (unsigned long long) size_k);
-  double *values = allocate (cells, sizeof *values);
+  double *values = bench_allocate (cells, sizeof *values, "try smaller --sizes");
   double area = (points.x_max - points.x_min) * (points.y_max - points.y_min);
   double r_exp = shepard_aidw_expected_distance (points.n, area);
 
@@ -765,7 +709,7 @@ run_size (bench *b, int size_k, method_id first_method, method_id last_method)
                                      method == METHOD_LOCAL_AIDW ? "grid kNN, fused" : variant->name);
           gpu_times times;
           shepard_cuda_backend_set_variant (b->gpu, &variant->variant);
-          say ("%dK, %s: GPU %s", size_k, method_names[method], row->variant);
+          bench_say ("%dK, %s: GPU %s", size_k, method_names[method], row->variant);
           time_gpu (b, &points, &params, r_exp, &grid, values, &times);
           fill_gpu_columns (row, &times, pairs);
           fill_cpu_columns (row, basis, serial_ms, parallel_ms);
@@ -827,7 +771,7 @@ format_number (char *text, size_t size, int digits, double value)
 static size_t *
 rows_by_method (const bench *b)
 {
-  size_t *order = allocate (b->row_count ? b->row_count : 1, sizeof *order);
+  size_t *order = bench_allocate (b->row_count ? b->row_count : 1, sizeof *order, "try smaller --sizes");
   size_t count = 0;
 
   for (method_id method = 0; method < METHOD_COUNT; method++)
@@ -977,7 +921,7 @@ main (int argc, char **argv)
     }
   if (!parse_options (argc, argv, &b.opts))
     return 2;
-  start_time = bench_now ();
+  bench_start ("shepard-bench-cuda");
 
   if (shepard_cuda_backend_new (&b.gpu, &error) != SHEPARD_OK)
     {
@@ -988,7 +932,7 @@ main (int argc, char **argv)
         }
       fail_engine ("shepard_cuda_backend_new", &error);
     }
-  say ("GPU: %s", shepard_cuda_backend_device_name (b.gpu));
+  bench_say ("GPU: %s", shepard_cuda_backend_device_name (b.gpu));
 
   b.serial = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 1, &error);
   if (!b.serial)

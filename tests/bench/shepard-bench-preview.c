@@ -6,13 +6,13 @@
  * AIDW over all points. Each configuration is checked once: the device grid equals the host path's values and both
  * paths draw the same pixels. Run by hand (tools/gpu-check.sh runs it on the GPU machine), never by meson test. */
 #include "bench-data.h"
+#include "bench-support.h"
 #include "bench-time.h"
 #include "offscreen-gl.h"
 #include "shepard-engine.h"
 #include "shepard-render.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,19 +122,6 @@ typedef struct {
   bool disagree;
 } bench;
 
-static double start_time;
-
-static void
-say (const char *format, ...)
-{
-  va_list args;
-
-  fprintf (stderr, "[%7.1f s] ", bench_now () - start_time);
-  va_start (args, format);
-  vfprintf (stderr, format, args);
-  va_end (args);
-  fputc ('\n', stderr);
-}
 
 static void
 usage (FILE *stream)
@@ -167,49 +154,6 @@ fail_render (const char *what, const GError *error)
   exit (2);
 }
 
-/* The benchmark is a program, not a library: running out of memory ends it. */
-static void *
-allocate (size_t count, size_t size)
-{
-  void *memory = calloc (count, size);
-
-  if (!memory)
-    {
-      fprintf (stderr, "shepard-bench-preview: out of memory for %zu items; try a smaller --preview\n", count);
-      exit (2);
-    }
-  return memory;
-}
-
-static int
-compare_ints (const void *a, const void *b)
-{
-  int left = *(const int *) a, right = *(const int *) b;
-  return (left > right) - (left < right);
-}
-
-static bool
-parse_sizes (const char *text, options *opts)
-{
-  opts->size_count = 0;
-  while (*text)
-    {
-      char *end;
-      long size = strtol (text, &end, 10);
-      if (end == text || size < 1 || size > 100000 || opts->size_count == MAX_SIZES || (*end != ',' && *end != '\0'))
-        return false;
-      opts->sizes_k[opts->size_count++] = (int) size;
-      text = *end == ',' ? end + 1 : end;
-    }
-  qsort (opts->sizes_k, (size_t) opts->size_count, sizeof *opts->sizes_k, compare_ints);
-  int unique = 0;
-  for (int i = 0; i < opts->size_count; i++)
-    if (unique == 0 || opts->sizes_k[unique - 1] != opts->sizes_k[i])
-      opts->sizes_k[unique++] = opts->sizes_k[i];
-  opts->size_count = unique;
-  return opts->size_count > 0;
-}
-
 static bool
 parse_number (const char *text, double low, double high, double *value)
 {
@@ -237,7 +181,7 @@ parse_options (int argc, char **argv, options *opts)
       double number;
       if (strcmp (argv[i], "--sizes") == 0 && i + 1 < argc)
         {
-          if (!parse_sizes (argv[++i], opts))
+          if (!bench_parse_sizes (argv[++i], 100000, opts->sizes_k, MAX_SIZES, &opts->size_count))
             {
               fprintf (stderr, "shepard-bench-preview: --sizes takes thousands of points separated by commas, "
                                "e.g. 10,100,1000\n");
@@ -300,7 +244,7 @@ compare_doubles (const void *a, const void *b)
 static stat
 stage_stat (const double *times, int frames, stage_id stage)
 {
-  double *column = allocate ((size_t) frames, sizeof *column);
+  double *column = bench_allocate ((size_t) frames, sizeof *column, "try a smaller --preview");
   stat s;
 
   for (int f = 0; f < frames; f++)
@@ -452,10 +396,10 @@ run_configuration (bench *b, int size_k, size_t n_points, mode_id mode, const sh
             && row->coverage >= 0.99;
   if (!row->ok)
     b->disagree = true;
-  say ("%dK, %s: warm-up %.1f ms (interop) / %.1f ms (upload); device grid vs host max rel. diff %.2g, %d pixels "
-       "differ, %.1f%% drawn%s",
-       size_k, mode_names[mode], warm_up[INTEROP_TOTAL], warm_up[UPLOAD_TOTAL], row->max_difference,
-       row->pixel_mismatches, 100.0 * row->coverage, row->ok ? "" : "  DISAGREE");
+  bench_say ("%dK, %s: warm-up %.1f ms (interop) / %.1f ms (upload); device grid vs host max rel. diff %.2g, %d pixels "
+             "differ, %.1f%% drawn%s",
+             size_k, mode_names[mode], warm_up[INTEROP_TOTAL], warm_up[UPLOAD_TOTAL], row->max_difference,
+             row->pixel_mismatches, 100.0 * row->coverage, row->ok ? "" : "  DISAGREE");
 
   double started = bench_now ();
   int frames = 0;
@@ -468,7 +412,7 @@ run_configuration (bench *b, int size_k, size_t n_points, mode_id mode, const sh
   row->frames = frames;
   for (int s = 0; s < STAGE_COUNT; s++)
     row->stats[s] = stage_stat (b->times, frames, (stage_id) s);
-  say ("%dK, %s: %d frames in %.1f s", size_k, mode_names[mode], frames, bench_now () - started);
+  bench_say ("%dK, %s: %d frames in %.1f s", size_k, mode_names[mode], frames, bench_now () - started);
 }
 
 static void
@@ -487,8 +431,8 @@ run_size (bench *b, int size_k)
   double start = bench_now ();
   if (shepard_engine_set_points (b->engine, data.x, data.y, data.z, data.n, &error) != SHEPARD_OK)
     fail_engine ("shepard_engine_set_points", &error);
-  say ("%dK: %zu points over a %.0f m square; set_points %.1f ms, not counted below", size_k, data.n, data.side,
-       1e3 * (bench_now () - start));
+  bench_say ("%dK: %zu points over a %.0f m square; set_points %.1f ms, not counted below", size_k, data.n, data.side,
+             1e3 * (bench_now () - start));
 
   double z_min = INFINITY, z_max = -INFINITY;
   for (size_t i = 0; i < data.n; i++)
@@ -653,7 +597,7 @@ main (int argc, char **argv)
     }
   if (!parse_options (argc, argv, &b.opts))
     return 2;
-  start_time = bench_now ();
+  bench_start ("shepard-bench-preview");
 
   b.engine = shepard_engine_new (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 0, &error);
   if (!b.engine)
@@ -671,8 +615,8 @@ main (int argc, char **argv)
       shepard_engine_free (b.engine);
       return 0;
     }
-  say ("engine: %s", shepard_engine_describe (b.engine));
-  say ("GL: %s", offscreen_gl_describe ());
+  bench_say ("engine: %s", shepard_engine_describe (b.engine));
+  bench_say ("GL: %s", offscreen_gl_describe ());
 
   b.renderer = shepard_renderer_new (&gerror);
   if (!b.renderer)
@@ -689,11 +633,11 @@ main (int argc, char **argv)
   shepard_renderer_set_ramp (b.renderer, SHEPARD_COLOR_RAMP_VIRIDIS);
 
   size_t cells = (size_t) b.opts.preview * (size_t) b.opts.preview;
-  b.values = allocate (cells, sizeof *b.values);
-  b.host_values = allocate (cells, sizeof *b.host_values);
-  b.device_values = allocate (cells, sizeof *b.device_values);
-  b.interop_pixels = allocate (4 * cells, 1);
-  b.times = allocate ((size_t) b.opts.frames * STAGE_COUNT, sizeof *b.times);
+  b.values = bench_allocate (cells, sizeof *b.values, "try a smaller --preview");
+  b.host_values = bench_allocate (cells, sizeof *b.host_values, "try a smaller --preview");
+  b.device_values = bench_allocate (cells, sizeof *b.device_values, "try a smaller --preview");
+  b.interop_pixels = bench_allocate (4 * cells, 1, "try a smaller --preview");
+  b.times = bench_allocate ((size_t) b.opts.frames * STAGE_COUNT, sizeof *b.times, "try a smaller --preview");
   target_init (&b.target, b.opts.preview, b.opts.preview);
 
   for (int s = 0; s < b.opts.size_count; s++)
