@@ -75,13 +75,6 @@ shepard_status shepard_cuda_nearest (shepard_cuda_backend *backend, const shepar
 /* The runtime ordinal of the backend's device. */
 int shepard_cuda_backend_device (const shepard_cuda_backend *backend);
 
-/* shepard-engine.h's device grid: float32 values and alphas on one device, capacity cells reserved. */
-struct shepard_device_grid {
-  int device;
-  size_t width, height, capacity;
-  float *values, *alpha;
-};
-
 shepard_status shepard_cuda_device_grid_new (const shepard_cuda_backend *backend, shepard_device_grid **grid,
                                              shepard_error *error);
 void shepard_cuda_device_grid_free (shepard_device_grid *grid);

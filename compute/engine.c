@@ -349,6 +349,14 @@ shepard_engine_cuda_device (const shepard_engine *engine)
   return -1;
 }
 
+static shepard_status
+fail_not_on_gpu (const shepard_engine *engine, shepard_error *error)
+{
+  return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
+                       "Results can stay on the GPU only when the engine runs on CUDA; this one runs on the CPU (%s).",
+                       engine->description);
+}
+
 shepard_status
 shepard_device_grid_new (shepard_engine *engine, shepard_device_grid **grid, shepard_error *error)
 {
@@ -359,9 +367,7 @@ shepard_device_grid_new (shepard_engine *engine, shepard_device_grid **grid, she
   if (engine->cuda)
     return shepard_cuda_device_grid_new (engine->cuda, grid, error);
 #endif
-  return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
-                       "Results can stay on the GPU only when the engine runs on CUDA; this one runs on the CPU (%s).",
-                       engine->description);
+  return fail_not_on_gpu (engine, error);
 }
 
 void
@@ -411,8 +417,10 @@ shepard_engine_interpolate_grid_to_device (shepard_engine *engine, const shepard
   shepard_status status = check_grid (grid, error);
   if (status != SHEPARD_OK)
     return status;
+  if (shepard_engine_cuda_device (engine) < 0)
+    return fail_not_on_gpu (engine, error);
 #if SHEPARD_HAVE_CUDA
-  if (!engine->cuda || target->device != shepard_cuda_backend_device (engine->cuda))
+  if (target->device != shepard_cuda_backend_device (engine->cuda))
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
                          "The device grid belongs to another GPU than the engine's; make it with this engine.");
   double r_exp;
@@ -429,63 +437,38 @@ shepard_engine_interpolate_grid_to_device (shepard_engine *engine, const shepard
 #else
   (void) progress;
   (void) progress_data;
-  return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE, "This build of Shepard has no CUDA backend.");
+  return SHEPARD_ERROR_INTERNAL; /* unreachable: without CUDA no engine runs on a device */
 #endif
 }
 
 int
 shepard_device_grid_device (const shepard_device_grid *grid)
 {
-#if SHEPARD_HAVE_CUDA
   return grid->device;
-#else
-  (void) grid;
-  return -1;
-#endif
 }
 
 size_t
 shepard_device_grid_width (const shepard_device_grid *grid)
 {
-#if SHEPARD_HAVE_CUDA
   return grid->width;
-#else
-  (void) grid;
-  return 0;
-#endif
 }
 
 size_t
 shepard_device_grid_height (const shepard_device_grid *grid)
 {
-#if SHEPARD_HAVE_CUDA
   return grid->height;
-#else
-  (void) grid;
-  return 0;
-#endif
 }
 
 const float *
 shepard_device_grid_values (const shepard_device_grid *grid)
 {
-#if SHEPARD_HAVE_CUDA
   return grid->width > 0 ? grid->values : NULL;
-#else
-  (void) grid;
-  return NULL;
-#endif
 }
 
 const float *
 shepard_device_grid_alpha (const shepard_device_grid *grid)
 {
-#if SHEPARD_HAVE_CUDA
   return grid->width > 0 ? grid->alpha : NULL;
-#else
-  (void) grid;
-  return NULL;
-#endif
 }
 
 shepard_status

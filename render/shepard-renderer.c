@@ -2,9 +2,9 @@
 #include "shepard-render-private.h"
 
 #include <epoxy/gl.h>
+#include <math.h>
 
 #include "cuda-gl-texture.h"
-#include <math.h>
 
 G_DEFINE_QUARK (shepard-render-error-quark, shepard_render_error)
 

@@ -439,21 +439,17 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       backend->timings.knn_ms += elapsed_ms (marks[1], marks[2]);
       backend->timings.weighting_ms += elapsed_ms (marks[2], marks[3]);
       backend->timings.download_ms += elapsed_ms (marks[3], marks[4]);
-      if (target)
+      if (!target)
         {
-          double fraction = (double) (first + count) / (double) queries->count;
-          if (progress && !progress (fraction, "Interpolating on the GPU", progress_data))
-            return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-          continue;
+          for (size_t i = 0; i < count; i++)
+            outputs->values[first + i] = band.host_value[i];
+          if (out.alpha)
+            for (size_t i = 0; i < count; i++)
+              outputs->alpha[first + i] = band.host_alpha[i];
+          if (out.r_obs)
+            for (size_t i = 0; i < count; i++)
+              outputs->r_obs[first + i] = band.host_r_obs[i];
         }
-      for (size_t i = 0; i < count; i++)
-        outputs->values[first + i] = band.host_value[i];
-      if (out.alpha)
-        for (size_t i = 0; i < count; i++)
-          outputs->alpha[first + i] = band.host_alpha[i];
-      if (out.r_obs)
-        for (size_t i = 0; i < count; i++)
-          outputs->r_obs[first + i] = band.host_r_obs[i];
 
       double fraction = (double) (first + count) / (double) queries->count;
       if (progress && !progress (fraction, "Interpolating on the GPU", progress_data))

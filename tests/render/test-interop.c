@@ -244,11 +244,28 @@ test_same_pixels (void)
     check_cells (&drawn, &grid, values, "IDW p=3 into the same texture");
     target_clear (&drawn);
   }
-  shepard_device_grid_free (target);
-  /* The renderer is freed with its texture registered: it must unregister before deleting it (the sanitizer run
-   * and the GL error check below would see otherwise). */
+  /* The renderer is freed with its texture registered, so it unregisters before deleting it; a fresh renderer then
+   * registers its own texture and draws through interop as before. */
   g_clear_pointer (&interop, shepard_renderer_free);
   g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
+  {
+    shepard_grid grid = grid_of_size (64, 48);
+    shepard_params params;
+    shepard_params_init_aidw (&params);
+    g_autofree float *values = host_values (&params, &grid);
+    g_autoptr (ShepardRenderer) again = shepard_renderer_new (&error);
+    Target drawn;
+
+    g_assert_no_error (error);
+    g_assert_true (shepard_renderer_enable_cuda_interop (again, shepard_engine_cuda_device (fixture.engine), &error));
+    to_device (&params, &grid, target);
+    g_assert_true (shepard_renderer_set_grid_from_device (again, &grid, target, &error));
+    g_assert_no_error (error);
+    draw_into (again, &grid, &drawn);
+    check_cells (&drawn, &grid, values, "a new renderer after one was freed while registered");
+    target_clear (&drawn);
+  }
+  shepard_device_grid_free (target);
 }
 
 /* Interop can be switched off and on again; switched off, the upload path still draws. */
