@@ -9,14 +9,15 @@ G_BEGIN_DECLS
 
 /* OpenGL drawing of an interpolated grid and its data points. Knows nothing of GTK: every ShepardRenderer function
  * that touches GL must be called with the context the renderer was created in current (GtkGLArea: in realize,
- * render and unrealize). Works on desktop OpenGL 3.3 core or newer and on OpenGL ES 3.0 or newer. */
+ * render and unrealize). Works on desktop OpenGL 3.2 core or newer (GLSL 1.50: the oldest context GTK 4.8 hands out,
+ * and the version the NVIDIA driver reports when GTK asks for it) and on OpenGL ES 3.0 or newer. */
 
 #define SHEPARD_RENDER_ERROR (shepard_render_error_quark ())
 
 typedef enum {
-  SHEPARD_RENDER_ERROR_UNSUPPORTED, /* the GL context is older than GL 3.3 / GLES 3.0 */
+  SHEPARD_RENDER_ERROR_UNSUPPORTED, /* the GL context is older than GL 3.2 / GLES 3.0 */
   SHEPARD_RENDER_ERROR_SHADER,      /* a shader failed to compile or link; the message holds the driver's log */
-  SHEPARD_RENDER_ERROR_TOO_LARGE,   /* the grid is larger than the largest texture the driver takes */
+  SHEPARD_RENDER_ERROR_TOO_LARGE,   /* the grid (or the points) exceed the largest texture the driver takes */
   SHEPARD_RENDER_ERROR_INTEROP,     /* CUDA-OpenGL interop is not possible or failed; the message says why */
 } ShepardRenderError;
 
@@ -104,10 +105,11 @@ void shepard_renderer_clear_grid (ShepardRenderer *renderer);
  * A new name after a size change. */
 guint shepard_renderer_get_grid_texture (const ShepardRenderer *renderer);
 
-/* The data points, drawn as dots coloured by z over the same ramp and range as the grid. The arrays are copied;
- * n_points may be 0. */
-void shepard_renderer_set_points (ShepardRenderer *renderer, const double *x, const double *y, const double *z,
-                                  size_t n_points);
+/* The data points, drawn as dots coloured by z over the same ramp and range as the grid. The arrays are copied into
+ * a float texture, one texel per point; n_points may be 0. Fails with SHEPARD_RENDER_ERROR_TOO_LARGE, keeping the
+ * points drawn before, when they need a texture larger than the driver's largest (its side squared points). */
+gboolean shepard_renderer_set_points (ShepardRenderer *renderer, const double *x, const double *y, const double *z,
+                                      size_t n_points, GError **error);
 
 void shepard_renderer_set_ramp (ShepardRenderer *renderer, ShepardColorRamp ramp);
 

@@ -91,9 +91,11 @@ static const char grid_fragment_body[] =
   "  frag_color = vec4 (rgb, 1.0);\n"
   "}\n";
 
-/* One instanced quad per data point, a little larger than the dot so the antialiased rim fits. */
+/* One instanced quad per data point, a little larger than the dot so the antialiased rim fits. The point comes from
+ * a float texture by gl_InstanceID rather than from a per-instance attribute: glVertexAttribDivisor is core only from
+ * OpenGL 3.3, and GTK 4.8 asks for 3.2, which is exactly what the NVIDIA driver then reports. */
 static const char points_vertex_body[] =
-  "layout (location = 0) in vec3 a_point; /* x, y relative to the points' origin; value */\n"
+  "uniform sampler2D u_points; /* texel i: x, y relative to the points' origin; value */\n"
   "uniform vec2 u_origin;   /* the points' origin in NDC */\n"
   "uniform vec2 u_scale;    /* NDC per map unit */\n"
   "uniform vec2 u_viewport; /* device pixels */\n"
@@ -102,10 +104,12 @@ static const char points_vertex_body[] =
   "out float v_value;\n"
   "void main ()\n"
   "{\n"
+  "  int columns = textureSize (u_points, 0).x;\n"
+  "  vec4 point = texelFetch (u_points, ivec2 (gl_InstanceID % columns, gl_InstanceID / columns), 0);\n"
   "  vec2 corner = vec2 (float (gl_VertexID & 1), float (gl_VertexID >> 1)) * 2.0 - 1.0;\n"
   "  v_offset = corner * u_half;\n"
-  "  v_value = a_point.z;\n"
-  "  vec2 centre = u_origin + a_point.xy * u_scale;\n"
+  "  v_value = point.z;\n"
+  "  vec2 centre = u_origin + point.xy * u_scale;\n"
   "  gl_Position = vec4 (centre + v_offset * 2.0 / u_viewport, 0.0, 1.0);\n"
   "}\n";
 
@@ -146,8 +150,9 @@ struct _ShepardRenderer {
 
   GLuint points_program;
   RampUniforms points_ramp;
-  GLint points_origin, points_scale, points_viewport, points_half, points_radius, points_outline;
-  GLuint points_vao, points_buffer;
+  GLint points_sampler, points_origin, points_scale, points_viewport, points_half, points_radius, points_outline;
+  GLuint points_vao;
+  GLuint points_texture; /* RGBA32F, one texel per point, filled row by row */
   size_t n_points;
   double points_origin_x, points_origin_y;
 
@@ -194,7 +199,9 @@ compile_shader (GLenum type, const char *version, const char *body, GError **err
 guint
 _shepard_render_compile_program (const char *vertex_body, const char *fragment_body, GError **error)
 {
-  const char *version = epoxy_is_desktop_gl () ? "#version 330 core\n" : "#version 300 es\n";
+  /* GLSL 1.50 is OpenGL 3.2's, the oldest context GTK 4.8 hands out. */
+  gboolean desktop = epoxy_is_desktop_gl ();
+  const char *version = desktop ? "#version 150 core\n" : "#version 300 es\n";
   GLuint vertex = 0, fragment = 0, program;
   GLint status = GL_FALSE;
 
@@ -211,6 +218,9 @@ _shepard_render_compile_program (const char *vertex_body, const char *fragment_b
   program = glCreateProgram ();
   glAttachShader (program, vertex);
   glAttachShader (program, fragment);
+  /* GLSL 1.50 has no layout qualifiers: the one colour output is bound by name. GLES 3 gives it location 0. */
+  if (desktop)
+    glBindFragDataLocation (program, 0, "frag_color");
   glLinkProgram (program);
   /* The program keeps what it needs; the shader objects go when it does. */
   glDeleteShader (vertex);
@@ -261,10 +271,10 @@ shepard_renderer_new (GError **error)
   int version = epoxy_gl_version ();
   gboolean is_es = !epoxy_is_desktop_gl ();
 
-  if (version < (is_es ? 30 : 33))
+  if (version < (is_es ? 30 : 32))
     {
       g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_UNSUPPORTED,
-                   "The graphics driver offers OpenGL%s %d.%d, but the map needs OpenGL 3.3 or OpenGL ES 3.0. "
+                   "The graphics driver offers OpenGL%s %d.%d, but the map needs OpenGL 3.2 or OpenGL ES 3.0. "
                    "Update the graphics driver, or use software rendering (LIBGL_ALWAYS_SOFTWARE=1).",
                    is_es ? " ES" : "", version / 10, version % 10);
       return NULL;
@@ -293,6 +303,7 @@ shepard_renderer_new (GError **error)
   if (self->points_program == 0)
     return NULL;
   get_ramp_uniforms (self->points_program, &self->points_ramp);
+  self->points_sampler = glGetUniformLocation (self->points_program, "u_points");
   self->points_origin = glGetUniformLocation (self->points_program, "u_origin");
   self->points_scale = glGetUniformLocation (self->points_program, "u_scale");
   self->points_viewport = glGetUniformLocation (self->points_program, "u_viewport");
@@ -300,18 +311,10 @@ shepard_renderer_new (GError **error)
   self->points_radius = glGetUniformLocation (self->points_program, "u_radius");
   self->points_outline = glGetUniformLocation (self->points_program, "u_outline");
 
-  /* The grid quad's corners come from gl_VertexID; a core context still wants a vertex array bound to draw. */
+  /* Both programs take their vertices from gl_VertexID and gl_InstanceID; a core context still wants a vertex array
+   * bound to draw. */
   glGenVertexArrays (1, &self->grid_vao);
-
   glGenVertexArrays (1, &self->points_vao);
-  glGenBuffers (1, &self->points_buffer);
-  glBindVertexArray (self->points_vao);
-  glBindBuffer (GL_ARRAY_BUFFER, self->points_buffer);
-  glEnableVertexAttribArray (0);
-  glVertexAttribPointer (0, 3, GL_FLOAT, GL_FALSE, 3 * sizeof (GLfloat), NULL);
-  glVertexAttribDivisor (0, 1);
-  glBindVertexArray (0);
-  glBindBuffer (GL_ARRAY_BUFFER, 0);
 
   return g_steal_pointer (&self);
 }
@@ -327,7 +330,7 @@ shepard_renderer_free (ShepardRenderer *self)
   glDeleteProgram (self->points_program);
   glDeleteVertexArrays (1, &self->grid_vao);
   glDeleteVertexArrays (1, &self->points_vao);
-  glDeleteBuffers (1, &self->points_buffer);
+  glDeleteTextures (1, &self->points_texture);
   /* CUDA must let go of the texture before GL deletes it. */
   g_clear_pointer (&self->cuda_texture, _shepard_cuda_gl_texture_free);
   glDeleteTextures (1, &self->grid_texture);
@@ -491,12 +494,25 @@ shepard_renderer_get_grid_texture (const ShepardRenderer *self)
   return self->grid_texture;
 }
 
-void
+gboolean
 shepard_renderer_set_points (ShepardRenderer *self, const double *x, const double *y, const double *z,
-                             size_t n_points)
+                             size_t n_points, GError **error)
 {
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (n_points == 0 || (x != NULL && y != NULL && z != NULL));
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (n_points == 0 || (x != NULL && y != NULL && z != NULL), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  size_t max_side = (size_t) self->max_texture_size;
+  size_t columns = MAX (MIN (n_points, max_side), 1);
+  size_t rows = MAX ((n_points + columns - 1) / columns, 1);
+
+  if (rows > max_side)
+    {
+      g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_TOO_LARGE,
+                   "The map can draw at most %zu points with this graphics driver, and the layer has %zu.",
+                   max_side * max_side, n_points);
+      return FALSE;
+    }
 
   double x_min = G_MAXDOUBLE, x_max = -G_MAXDOUBLE, y_min = G_MAXDOUBLE, y_max = -G_MAXDOUBLE;
 
@@ -511,19 +527,33 @@ shepard_renderer_set_points (ShepardRenderer *self, const double *x, const doubl
   self->points_origin_x = n_points > 0 ? (x_min + x_max) / 2 : 0;
   self->points_origin_y = n_points > 0 ? (y_min + y_max) / 2 : 0;
 
-  g_autofree GLfloat *data = g_new (GLfloat, 3 * MAX (n_points, 1));
+  /* The last row is padded; only n_points instances are drawn. */
+  g_autofree GLfloat *texels = g_new0 (GLfloat, 4 * columns * rows);
 
   for (size_t i = 0; i < n_points; i++)
     {
-      data[3 * i] = (GLfloat) (x[i] - self->points_origin_x);
-      data[3 * i + 1] = (GLfloat) (y[i] - self->points_origin_y);
-      data[3 * i + 2] = (GLfloat) z[i];
+      texels[4 * i] = (GLfloat) (x[i] - self->points_origin_x);
+      texels[4 * i + 1] = (GLfloat) (y[i] - self->points_origin_y);
+      texels[4 * i + 2] = (GLfloat) z[i];
     }
-  glBindBuffer (GL_ARRAY_BUFFER, self->points_buffer);
-  glBufferData (GL_ARRAY_BUFFER, (GLsizeiptr) (3 * n_points * sizeof (GLfloat)), n_points > 0 ? data : NULL,
-                GL_STATIC_DRAW);
-  glBindBuffer (GL_ARRAY_BUFFER, 0);
+  if (self->points_texture == 0)
+    {
+      glGenTextures (1, &self->points_texture);
+      glBindTexture (GL_TEXTURE_2D, self->points_texture);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    }
+  else
+    glBindTexture (GL_TEXTURE_2D, self->points_texture);
+  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
+  glPixelStorei (GL_UNPACK_SKIP_ROWS, 0);
+  glPixelStorei (GL_UNPACK_SKIP_PIXELS, 0);
+  glTexImage2D (GL_TEXTURE_2D, 0, GL_RGBA32F, (GLsizei) columns, (GLsizei) rows, 0, GL_RGBA, GL_FLOAT, texels);
+  glBindTexture (GL_TEXTURE_2D, 0);
   self->n_points = n_points;
+  return TRUE;
 }
 
 void
@@ -602,6 +632,7 @@ draw_points (ShepardRenderer *self, double scale_x, double scale_y)
 
   glUseProgram (self->points_program);
   upload_ramp (self, &self->points_ramp);
+  glUniform1i (self->points_sampler, 0);
   glUniform2f (self->points_origin, (GLfloat) ((self->points_origin_x - view->center_x) * scale_x),
                (GLfloat) ((self->points_origin_y - view->center_y) * scale_y));
   glUniform2f (self->points_scale, (GLfloat) scale_x, (GLfloat) scale_y);
@@ -610,8 +641,11 @@ draw_points (ShepardRenderer *self, double scale_x, double scale_y)
   glUniform1f (self->points_radius, (GLfloat) radius);
   glUniform1f (self->points_outline, (GLfloat) (SHEPARD_RENDER_POINT_OUTLINE * view->scale));
 
+  glActiveTexture (GL_TEXTURE0);
+  glBindTexture (GL_TEXTURE_2D, self->points_texture);
   glBindVertexArray (self->points_vao);
   glDrawArraysInstanced (GL_TRIANGLE_STRIP, 0, 4, (GLsizei) self->n_points);
+  glBindTexture (GL_TEXTURE_2D, 0);
 }
 
 void

@@ -195,8 +195,15 @@ shepard_map_view_render (GtkGLArea *area, GdkGLContext *context)
     }
   if (self->points_dirty)
     {
-      shepard_renderer_set_points (self->renderer, (double *) self->point_x->data, (double *) self->point_y->data,
-                                   (double *) self->point_z->data, self->point_x->len);
+      GError *error = NULL;
+      if (!shepard_renderer_set_points (self->renderer, (double *) self->point_x->data,
+                                        (double *) self->point_y->data, (double *) self->point_z->data,
+                                        self->point_x->len, &error))
+        {
+          gtk_gl_area_set_error (area, error);
+          g_error_free (error);
+          return TRUE;
+        }
       self->points_dirty = FALSE;
     }
   if (self->fit_pending)

@@ -442,7 +442,11 @@ run_size (bench *b, int size_k)
     }
   shepard_renderer_set_range (b->renderer, z_min, z_max);
   if (b->opts.draw_points)
-    shepard_renderer_set_points (b->renderer, data.x, data.y, data.z, data.n);
+    {
+      g_autoptr (GError) gerror = NULL;
+      if (!shepard_renderer_set_points (b->renderer, data.x, data.y, data.z, data.n, &gerror))
+        fail_render ("shepard_renderer_set_points", gerror);
+    }
 
   /* The preview covers the points' square, one cell per framebuffer pixel. */
   double cell = data.side / preview;

@@ -310,7 +310,7 @@ check_points (double scale)
   renderer = shepard_renderer_new (&error);
   g_assert_no_error (error);
   g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
-  shepard_renderer_set_points (renderer, x, y, z, G_N_ELEMENTS (z));
+  g_assert_true (shepard_renderer_set_points (renderer, x, y, z, G_N_ELEMENTS (z), &error));
   shepard_renderer_set_range (renderer, TEST_MIN, TEST_MAX);
   shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_TERRAIN);
   shepard_renderer_set_view (renderer, &view);
@@ -349,7 +349,7 @@ check_points (double scale)
   target_clear (&target);
 
   /* Without points, the dot's place shows the cell. */
-  shepard_renderer_set_points (renderer, NULL, NULL, NULL, 0);
+  g_assert_true (shepard_renderer_set_points (renderer, NULL, NULL, NULL, 0, &error));
   target_init (&target, view.width, view.height);
   shepard_renderer_draw (renderer);
   target_read (&target);
@@ -469,6 +469,7 @@ main (int argc, char **argv)
   else
     g_test_message ("GL cases skip: %s", offscreen_gl_skip_reason ());
 
+  g_test_add_func ("/render/context-version", offscreen_gl_test_version);
   g_test_add_func ("/render/ramp/function", test_ramp_function);
   g_test_add_func ("/render/view/conversions", test_view_conversions);
   g_test_add_func ("/render/grid/colours", test_grid_colours);
