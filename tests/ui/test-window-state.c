@@ -41,14 +41,6 @@ close_window (ShepardWindow *window)
   let_frames_pass (100);
 }
 
-static gpointer
-window_child (ShepardWindow *window, const char *name)
-{
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window), SHEPARD_TYPE_WINDOW, name);
-  g_assert_nonnull (child);
-  return child;
-}
-
 /* A button the template does not name to code, found by its label as a person finds it. */
 static GtkWidget *
 find_button (GtkWidget *widget, const char *label)

@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "ui-test-support.h"
 
+#include <epoxy/gl.h>
+#include <math.h>
+
+/* One 8-bit step of rounding on each side, and the ramp's linear interpolation between control points. */
+#define COLOR_TOLERANCE 6
+
 gboolean
 wait_until (Condition condition, gpointer data)
 {
@@ -82,4 +88,177 @@ void
 on_export_finished (ShepardExportDialog *dialog, gboolean written, int *state)
 {
   *state = written ? 1 : 2;
+}
+
+gpointer
+window_child (ShepardWindow *window, const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window), SHEPARD_TYPE_WINDOW, name);
+  g_assert_nonnull (child);
+  return child;
+}
+
+void
+assert_near (double actual, double expected, double tolerance)
+{
+  if (fabs (actual - expected) > tolerance)
+    g_error ("%.17g differs from %.17g by more than %g", actual, expected, tolerance);
+}
+
+GdkTexture *
+capture_window (ShepardWindow *window)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (window));
+  int height = gtk_widget_get_height (GTK_WIDGET (window));
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  return gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+void
+pixels_from_texture (GdkTexture *texture, Pixels *pixels)
+{
+  pixels->width = gdk_texture_get_width (texture);
+  pixels->height = gdk_texture_get_height (texture);
+  pixels->stride = (gsize) pixels->width * 4;
+  pixels->data = g_malloc (pixels->stride * pixels->height);
+  gdk_texture_download (texture, pixels->data, pixels->stride);
+}
+
+/* gdk_texture_download writes CAIRO_FORMAT_ARGB32: B, G, R, A bytes on little-endian machines. */
+void
+pixel_rgb (const Pixels *pixels, int x, int y, int rgb[3])
+{
+  const guchar *p = pixels->data + (gsize) y * pixels->stride + (gsize) x * 4;
+  guint32 value = *(const guint32 *) p;
+  rgb[0] = (value >> 16) & 0xff;
+  rgb[1] = (value >> 8) & 0xff;
+  rgb[2] = value & 0xff;
+}
+
+void
+assert_window_pixel_matches_surface (ShepardWindow *window, const float *values, const char *screenshot_name)
+{
+  ShepardSurface *surface = shepard_window_get_surface (window);
+  ShepardDocument *document = shepard_window_get_document (window);
+  const ShepardPointLayer *points = shepard_document_get_points (document);
+  ShepardMapView *view = shepard_window_get_map_view (window);
+  double min = shepard_document_get_value_min (document), max = shepard_document_get_value_max (document);
+  ShepardColorRamp ramp = shepard_window_get_ramp (window);
+  size_t best_row = 0, best_col = 0;
+  double best_spread = INFINITY;
+
+  let_frames_pass (300);
+  for (size_t row = 2; row + 2 < surface->grid.height; row += 3)
+    for (size_t col = 2; col + 2 < surface->grid.width; col += 3)
+      {
+        double x = surface->grid.x_min + (col + 0.5) * surface->grid.dx;
+        double y = surface->grid.y_max - (row + 0.5) * surface->grid.dy;
+        double wx, wy, near = INFINITY;
+        shepard_map_view_map_to_widget (view, x, y, &wx, &wy);
+        for (size_t i = 0; i < points->count; i++)
+          {
+            double px, py;
+            shepard_map_view_map_to_widget (view, points->x[i], points->y[i], &px, &py);
+            near = MIN (near, hypot (px - wx, py - wy));
+          }
+        if (near < 16)
+          continue;
+        double lo = INFINITY, hi = -INFINITY;
+        for (int dr = -2; dr <= 2; dr++)
+          for (int dc = -2; dc <= 2; dc++)
+            {
+              double v = values[(row + dr) * surface->grid.width + col + dc];
+              lo = MIN (lo, v);
+              hi = MAX (hi, v);
+            }
+        if (hi - lo < best_spread)
+          {
+            best_spread = hi - lo;
+            best_row = row;
+            best_col = col;
+          }
+      }
+  g_assert_true (isfinite (best_spread));
+
+  double x = surface->grid.x_min + (best_col + 0.5) * surface->grid.dx;
+  double y = surface->grid.y_max - (best_row + 0.5) * surface->grid.dy;
+  double value = values[best_row * surface->grid.width + best_col];
+  double wx, wy, window_x, window_y;
+  float expected[3];
+  int actual[3];
+
+  shepard_map_view_map_to_widget (view, x, y, &wx, &wy);
+  g_assert_true (gtk_widget_translate_coordinates (GTK_WIDGET (view), GTK_WIDGET (window), wx, wy, &window_x,
+                                                   &window_y));
+  g_assert_true (shepard_color_ramp_color_for_value (ramp, value, min, max, expected));
+
+  g_autoptr (GdkTexture) texture = capture_window (window);
+  Pixels pixels;
+  pixels_from_texture (texture, &pixels);
+  pixel_rgb (&pixels, (int) floor (window_x), (int) floor (window_y), actual);
+  g_test_message ("cell (%zu, %zu) at (%.1f, %.1f): value %.3f, expected rgb %.0f %.0f %.0f, read %d %d %d", best_col,
+                  best_row, window_x, window_y, value, expected[0] * 255, expected[1] * 255, expected[2] * 255,
+                  actual[0], actual[1], actual[2]);
+  for (int c = 0; c < 3; c++)
+    g_assert_cmpint (abs (actual[c] - (int) lround (expected[c] * 255)), <=, COLOR_TOLERANCE);
+  g_free (pixels.data);
+
+  g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), screenshot_name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, png));
+  g_test_message ("screenshot: %s", png);
+}
+
+void
+assert_map_gl_context (ShepardWindow *window)
+{
+  GtkGLArea *area = GTK_GL_AREA (shepard_window_get_map_view (window));
+  GdkGLContext *context = gtk_gl_area_get_context (area);
+  const char *expected = g_getenv ("SHEPARD_TEST_EXPECT_GL");
+  int major = 0, minor = 0;
+
+  g_assert_nonnull (context);
+  g_assert_null (gtk_gl_area_get_error (area));
+  gdk_gl_context_make_current (context);
+  gdk_gl_context_get_version (context, &major, &minor);
+  g_autofree char *actual = g_strdup_printf ("%s%d.%d", gdk_gl_context_get_use_es (context) ? "es" : "", major,
+                                             minor);
+  g_test_message ("map GL context %s: %s, %s", actual, glGetString (GL_RENDERER), glGetString (GL_VERSION));
+  if (expected == NULL)
+    {
+      g_test_skip ("SHEPARD_TEST_EXPECT_GL is not set: any context GTK gives is fine");
+      return;
+    }
+  g_assert_cmpstr (actual, ==, expected);
+}
+
+static void
+on_interpolated (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  ShepardSurface **surface = user_data;
+  g_autoptr (GError) error = NULL;
+
+  *surface = shepard_document_interpolate_finish (SHEPARD_DOCUMENT (source), result, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+is_set (gpointer data)
+{
+  return *(gpointer *) data != NULL;
+}
+
+ShepardSurface *
+interpolate_and_wait (ShepardDocument *document, const shepard_params *params, const shepard_grid *grid)
+{
+  ShepardSurface *surface = NULL;
+
+  shepard_document_interpolate_async (document, params, grid, NULL, on_interpolated, &surface);
+  g_assert_true (wait_until (is_set, &surface));
+  return surface;
 }

@@ -32,4 +32,32 @@ gpointer dialog_child (ShepardExportDialog *dialog, const char *name);
 /* "finished" handler: *state becomes 1 when the raster was written, 2 when not. */
 void on_export_finished (ShepardExportDialog *dialog, gboolean written, int *state);
 
+gpointer window_child (ShepardWindow *window, const char *name);
+void assert_near (double actual, double expected, double tolerance);
+
+/* What the screen shows: the window drawn by its own renderer, GL view included. */
+GdkTexture *capture_window (ShepardWindow *window);
+
+typedef struct {
+  guchar *data;
+  int width, height;
+  gsize stride;
+} Pixels;
+
+void pixels_from_texture (GdkTexture *texture, Pixels *pixels);
+void pixel_rgb (const Pixels *pixels, int x, int y, int rgb[3]);
+
+/* Picks a cell far from every data dot, where the surface is smooth enough that no rounding of the cell's position
+ * can move the colour, and asserts that the window shows the ramp's colour of values (the surface's grid, as the
+ * engine computed it) there. Saves the window as screenshot_name in G_TEST_BUILDDIR for a look by eye. */
+void assert_window_pixel_matches_surface (ShepardWindow *window, const float *values, const char *screenshot_name);
+
+/* The map's GL context is the one SHEPARD_TEST_EXPECT_GL names ("3.2": desktop 3.2; "es3.0": OpenGL ES 3.0); skips
+ * when the variable is unset. Logs the driver's version string. */
+void assert_map_gl_context (ShepardWindow *window);
+
+/* The engine asked for grid on its own (NULL cancellable), waited for. */
+ShepardSurface *interpolate_and_wait (ShepardDocument *document, const shepard_params *params,
+                                      const shepard_grid *grid);
+
 #endif
