@@ -2,7 +2,7 @@
 /* Builds without CUDA: interop is never possible, and the renderer keeps uploading through host memory. */
 #include "cuda-gl-texture.h"
 
-#include "shepard-render.h"
+#include "shepard-render-private.h"
 
 ShepardCudaGlTexture *
 _shepard_cuda_gl_texture_new (int cuda_device, GError **error)
@@ -42,4 +42,10 @@ _shepard_cuda_gl_texture_copy (ShepardCudaGlTexture *interop, const float *devic
                                size_t height, GError **error)
 {
   g_return_val_if_reached (FALSE);
+}
+
+/* Nothing to fail: no copy ever happens without CUDA. */
+void
+_shepard_render_fail_next_interop_copy (void)
+{
 }

@@ -2,7 +2,7 @@
 /* CUDA-OpenGL interop through the CUDA runtime's C API: no CUDA C++ outside compute/. */
 #include "cuda-gl-texture.h"
 
-#include "shepard-render.h"
+#include "shepard-render-private.h"
 
 /* cuda_gl_interop.h wants the GL declarations first; epoxy's replace the system's. */
 #include <epoxy/gl.h>
@@ -120,11 +120,27 @@ _shepard_cuda_gl_texture_attach (ShepardCudaGlTexture *interop, guint texture, G
   return TRUE;
 }
 
+static gint fail_next_copy;
+
+void
+_shepard_render_fail_next_interop_copy (void)
+{
+  g_atomic_int_set (&fail_next_copy, 1);
+}
+
 gboolean
 _shepard_cuda_gl_texture_copy (ShepardCudaGlTexture *interop, const float *device_values, size_t width,
                                size_t height, GError **error)
 {
   g_return_val_if_fail (interop->resource != NULL, FALSE);
+
+  if (g_atomic_int_compare_and_exchange (&fail_next_copy, 1, 0))
+    {
+      g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP,
+                   "CUDA-OpenGL interop failed while copying the grid into the preview texture: a failure a test "
+                   "asked for.");
+      return FALSE;
+    }
 
   cudaArray_t array = NULL;
   size_t row_bytes = width * sizeof (float);

@@ -45,6 +45,7 @@ struct _ShepardExportDialog
   GPtrArray *driver_names;
   GPtrArray *driver_extensions;
   GCancellable *cancellable;
+  gint64 started; /* monotonic time the running export began */
   char *value_path, *alpha_path;
 
   /* What the map showed when the dialog opened: it is modal, so the view cannot move meanwhile. */
@@ -291,9 +292,12 @@ on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
   set_running (self, FALSE);
   if (written)
     {
+      double seconds = (double) (g_get_monotonic_time () - self->started) / G_USEC_PER_SEC;
+      const char *engine = shepard_document_get_backend (SHEPARD_DOCUMENT (source));
       g_autofree char *text = self->alpha_path != NULL
-                                ? g_strdup_printf ("Wrote %s and the α surface %s", self->value_path, self->alpha_path)
-                                : g_strdup_printf ("Wrote %s", self->value_path);
+                                ? g_strdup_printf ("Wrote %s and the α surface %s in %.2f s on %s", self->value_path,
+                                                   self->alpha_path, seconds, engine)
+                                : g_strdup_printf ("Wrote %s in %.2f s on %s", self->value_path, seconds, engine);
       shepard_window_show_message (self->window, GTK_MESSAGE_INFO, text);
       g_signal_emit (self, signals[SIGNAL_FINISHED], 0, TRUE);
       gtk_window_destroy (GTK_WINDOW (self));
@@ -351,6 +355,7 @@ shepard_export_dialog_start (ShepardExportDialog *self)
     self->alpha_path = alpha_path_for (path);
 
   self->cancellable = g_cancellable_new ();
+  self->started = g_get_monotonic_time ();
   set_running (self, TRUE);
   shepard_document_export_async (document, &params, &grid, self->value_path, self->alpha_path,
                                  format < self->driver_names->len ? g_ptr_array_index (self->driver_names, format)

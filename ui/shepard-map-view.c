@@ -26,6 +26,7 @@ struct _ShepardMapView
   int cuda_device;        /* -1: the engine runs on the CPU */
   gboolean interop;       /* the renderer copies device grids on the GPU */
   char *interop_failure;  /* why interop is off, when it was tried */
+  guint interop_changed_idle; /* "interop-changed" held back until the frame being drawn is done */
 };
 
 G_DEFINE_FINAL_TYPE (ShepardMapView, shepard_map_view, GTK_TYPE_GL_AREA)
@@ -70,14 +71,33 @@ update_view_size (ShepardMapView *self)
   self->view.height = gtk_widget_get_height (GTK_WIDGET (self)) * self->view.scale;
 }
 
+static gboolean
+emit_interop_changed (gpointer data)
+{
+  ShepardMapView *self = data;
+
+  self->interop_changed_idle = 0;
+  g_signal_emit (self, signals[SIGNAL_INTEROP_CHANGED], 0);
+  return G_SOURCE_REMOVE;
+}
+
+/* during_render: called while GTK draws the frame, when handlers must not change other widgets (a relabelled status
+ * bar would be laid out in the middle of the snapshot): the signal waits for the main loop. */
 static void
-set_interop (ShepardMapView *self, gboolean interop, const char *failure)
+set_interop (ShepardMapView *self, gboolean interop, const char *failure, gboolean during_render)
 {
   if (failure != NULL)
     g_message ("CUDA-OpenGL interop is off, so the preview goes through host memory: %s", failure);
   g_free (self->interop_failure);
   self->interop_failure = g_strdup (failure);
   self->interop = interop;
+  if (during_render)
+    {
+      if (self->interop_changed_idle == 0)
+        self->interop_changed_idle = g_idle_add (emit_interop_changed, self);
+      return;
+    }
+  g_clear_handle_id (&self->interop_changed_idle, g_source_remove);
   g_signal_emit (self, signals[SIGNAL_INTEROP_CHANGED], 0);
 }
 
@@ -93,13 +113,13 @@ try_interop (ShepardMapView *self)
     {
       shepard_renderer_disable_cuda_interop (self->renderer);
       if (self->interop || self->interop_failure != NULL)
-        set_interop (self, FALSE, NULL);
+        set_interop (self, FALSE, NULL, FALSE);
       return;
     }
   if (shepard_renderer_enable_cuda_interop (self->renderer, self->cuda_device, &error))
-    set_interop (self, TRUE, NULL);
+    set_interop (self, TRUE, NULL, FALSE);
   else
-    set_interop (self, FALSE, error->message);
+    set_interop (self, FALSE, error->message, FALSE);
 }
 
 static void
@@ -168,7 +188,7 @@ upload_surface (ShepardMapView *self, GError **error)
                                                  &interop_error))
         return TRUE;
       shepard_renderer_disable_cuda_interop (self->renderer);
-      set_interop (self, FALSE, interop_error->message);
+      set_interop (self, FALSE, interop_error->message, TRUE);
     }
   /* Through host memory: interop failed, or the surface was computed before it was switched off. */
   g_autofree float *values = shepard_surface_download_values (surface, error);
@@ -272,6 +292,7 @@ shepard_map_view_finalize (GObject *object)
 {
   ShepardMapView *self = SHEPARD_MAP_VIEW (object);
 
+  g_clear_handle_id (&self->interop_changed_idle, g_source_remove);
   g_clear_pointer (&self->surface, shepard_surface_unref);
   g_free (self->interop_failure);
   g_array_unref (self->point_x);

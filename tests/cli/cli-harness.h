@@ -27,6 +27,23 @@ CliRun *cli_run (const char *const *args);
 void cli_run_free (CliRun *run);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliRun, cli_run_free)
 
+/* A run interrupted with SIGINT, as Ctrl-C would. */
+typedef struct {
+  gboolean ended;         /* the process ended within CLI_INTERRUPT_GRACE_SECONDS of the signal (else it was killed) */
+  gboolean exited;        /* FALSE when a signal ended the process */
+  int exit_code;
+  double seconds_to_exit; /* from the signal to the end of its stderr */
+  char *standard_error;
+} CliInterruptedRun;
+
+#define CLI_INTERRUPT_GRACE_SECONDS 2.0
+
+/* Runs the tool and, seconds after its first output on stderr (the progress bar, once the work has started: never
+ * the start-up), sends it SIGINT and waits for it. Fails the test when the run ends by itself before the signal. */
+CliInterruptedRun *cli_run_interrupted (const char *const *args, double seconds);
+void cli_interrupted_run_free (CliInterruptedRun *run);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliInterruptedRun, cli_interrupted_run_free)
+
 /* Fails the test unless the run exited with status 0; shows its stderr when it did not. */
 void cli_assert_success (const CliRun *run);
 

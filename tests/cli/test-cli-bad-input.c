@@ -295,52 +295,6 @@ large_fixture (void)
   return path;
 }
 
-/* Collects a child's stderr on a thread, so that the test can wait for its first byte and for its end. */
-typedef struct {
-  GMutex mutex;
-  GCond changed;
-  GString *text;
-  gboolean ended;
-  GInputStream *stream;
-} StderrReader;
-
-static gpointer
-read_stderr (gpointer data)
-{
-  StderrReader *reader = data;
-  char buffer[256];
-  gssize count;
-
-  while ((count = g_input_stream_read (reader->stream, buffer, sizeof buffer, NULL, NULL)) > 0)
-    {
-      g_mutex_lock (&reader->mutex);
-      g_string_append_len (reader->text, buffer, count);
-      g_cond_broadcast (&reader->changed);
-      g_mutex_unlock (&reader->mutex);
-    }
-  g_mutex_lock (&reader->mutex);
-  reader->ended = TRUE;
-  g_cond_broadcast (&reader->changed);
-  g_mutex_unlock (&reader->mutex);
-  return NULL;
-}
-
-/* Waits until stderr has some text (or has ended, with ended_only) or the deadline passes. */
-static gboolean
-wait_for_stderr (StderrReader *reader, gboolean ended_only, gint64 deadline)
-{
-  gboolean reached;
-
-  g_mutex_lock (&reader->mutex);
-  while (!(reached = reader->ended || (!ended_only && reader->text->len > 0)))
-    {
-      if (!g_cond_wait_until (&reader->changed, &reader->mutex, deadline))
-        break;
-    }
-  g_mutex_unlock (&reader->mutex);
-  return reached;
-}
-
 static void
 test_cancel (gconstpointer data)
 {
@@ -348,47 +302,20 @@ test_cancel (gconstpointer data)
   const char *source = large_fixture ();
   g_autofree char *output_directory = cli_make_temp_dir ();
   g_autofree char *output = g_build_filename (output_directory, "result.tif", NULL);
-  g_autoptr (GError) error = NULL;
 
   if (with_existing_output)
     write_existing_raster (output);
   g_autoptr (GHashTable) before = snapshot_directory (output_directory);
 
-  const char *argv[] = { cli_tool_path (), "-zfield", "zinc", "-a", "idw:power=2", "-outsize", "2048", "2048",
-                         source, output, NULL };
-  g_autoptr (GSubprocess) process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE
-                                                               | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                                       &error);
-  g_assert_no_error (error);
+  const char *args[] = { "-zfield", "zinc", "-a", "idw:power=2", "-outsize", "2048", "2048", source, output, NULL };
+  g_autoptr (CliInterruptedRun) run = cli_run_interrupted (args, 0.5);
 
-  StderrReader reader = { .text = g_string_new (NULL), .stream = g_subprocess_get_stderr_pipe (process) };
-  g_mutex_init (&reader.mutex);
-  g_cond_init (&reader.changed);
-  GThread *thread = g_thread_new ("stderr", read_stderr, &reader);
-
-  /* The progress bar starts when the work does; interrupt the work, not the start-up. */
-  if (!wait_for_stderr (&reader, FALSE, g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND))
-    g_test_message ("no progress within 20 s; interrupting anyway");
-  g_usleep (G_USEC_PER_SEC / 2);
-  g_assert_false (wait_for_stderr (&reader, TRUE, g_get_monotonic_time ()));
-
-  gint64 interrupted_at = g_get_monotonic_time ();
-  g_subprocess_send_signal (process, SIGINT);
-  gboolean ended = wait_for_stderr (&reader, TRUE, interrupted_at + 2 * G_TIME_SPAN_SECOND);
-  double seconds_to_exit = (g_get_monotonic_time () - interrupted_at) / (double) G_TIME_SPAN_SECOND;
-  if (!ended)
-    g_subprocess_force_exit (process);
-  g_subprocess_wait (process, NULL, &error);
-  g_assert_no_error (error);
-  g_thread_join (thread);
-
-  g_test_message ("exited %.3f s after SIGINT; stderr: %s", seconds_to_exit, reader.text->str);
-  g_assert_true (ended);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  g_assert_cmpint (g_subprocess_get_exit_status (process), !=, 0);
+  g_assert_true (run->ended);
+  g_assert_true (run->exited);
+  g_assert_cmpint (run->exit_code, !=, 0);
 
   /* Without -q the report and the progress bar come first; the one error line ends stderr. */
-  const char *message = reader.text->str;
+  const char *message = run->standard_error;
   if (!g_str_has_prefix (message, ERROR_PREFIX))
     {
       message = strstr (message, "\n" ERROR_PREFIX);
@@ -397,10 +324,6 @@ test_cancel (gconstpointer data)
     }
   assert_one_error_line (message, "cancel|interrupt");
   assert_directory_unchanged (output_directory, before);
-
-  g_string_free (reader.text, TRUE);
-  g_mutex_clear (&reader.mutex);
-  g_cond_clear (&reader.changed);
   cli_remove_tree (output_directory);
 }
 

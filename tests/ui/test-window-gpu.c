@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The window's GPU paths, as a user with an NVIDIA card meets them: the preview through CUDA-OpenGL interop, its
+ * pixels, hover, the fallback when a copy fails at draw time, an export on CUDA, and memory over 500 parameter
+ * changes. Run on the GPU machine by tools/gpu-window-check.sh (NVIDIA's GLX under Xvfb); elsewhere the engine runs on
+ * the CPU and the GPU cases skip, saying why, while the memory case still checks the resident size. */
+#include <gdal.h>
+#include <glib/gstdio.h>
+#include <epoxy/gl.h>
+#include <gtk/gtk.h>
+#include <math.h>
+#include <unistd.h>
+
+#ifdef SHEPARD_TEST_CUDA_RUNTIME
+#include <cuda_runtime_api.h>
+#endif
+
+#include "shepard-export-dialog.h"
+#include "shepard-render-private.h"
+#include "shepard-window.h"
+#include "ui-test-support.h"
+
+/* On the CPU each change waits for the refined grid (150 ms after the hand stops): fewer changes there keep the
+ * suite's time in bounds, and still show whether memory grows with them. */
+#define GPU_PARAMETER_CHANGES 500
+#define CPU_PARAMETER_CHANGES 150
+#define WARM_UP_CHANGES 50
+/* Resident memory may move with the allocator's arenas, never grow with the number of changes. */
+#define RSS_GROWTH_ALLOWED 0.05
+/* The device grids come from a pool and are reused: GPU memory in use must not move beyond the driver's rounding. */
+#define GPU_GROWTH_ALLOWED_BYTES (2 << 20)
+
+static ShepardWindow *window;
+
+/* TRUE on a CUDA engine; otherwise marks the case skipped with the engine's own description, which says why. */
+static gboolean
+need_cuda_engine (void)
+{
+  ShepardDocument *document = shepard_window_get_document (window);
+
+  if (shepard_document_get_cuda_device (document) >= 0)
+    return TRUE;
+  g_autofree char *reason = g_strdup_printf ("the engine runs on the CPU here (%s)",
+                                             shepard_document_get_backend (document));
+  g_test_skip (reason);
+  return FALSE;
+}
+
+static void
+change_parameters (int step)
+{
+  shepard_params params;
+
+  shepard_window_get_params (window, &params);
+  /* AIDW's middle level between two values that keep the levels ordered; every step is a real change. */
+  params.alpha[2] = step % 2 == 0 ? 2.25 : 2.75;
+  shepard_window_set_params (window, &params);
+  g_assert_true (wait_until (is_settled, window));
+}
+
+/* The values of the surface drawn now, wherever they are. */
+static float *
+surface_values (ShepardSurface *surface)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (surface->device_grid == NULL)
+    return g_memdup2 (surface->values, surface->grid.width * surface->grid.height * sizeof (float));
+  float *values = shepard_surface_download_values (surface, &error);
+  g_assert_no_error (error);
+  return values;
+}
+
+/* The same grid from an independent float64 CPU engine: every cell within 1e-5 relative. */
+static void
+assert_equals_cpu_reference (const shepard_params *params, const shepard_grid *grid, const double *values,
+                             const float *values_f32)
+{
+  const ShepardPointLayer *points = shepard_document_get_points (shepard_window_get_document (window));
+  size_t cells = grid->width * grid->height;
+  g_autofree double *reference = g_new (double, cells);
+  shepard_outputs outputs = { .values = reference };
+  shepard_error error = { 0 };
+  double worst = 0;
+
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 0, &error);
+  g_assert_nonnull (engine);
+  g_assert_cmpint (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error), ==,
+                   SHEPARD_OK);
+  g_assert_cmpint (shepard_engine_interpolate_grid (engine, params, grid, &outputs, NULL, NULL, &error), ==,
+                   SHEPARD_OK);
+  shepard_engine_free (engine);
+  for (size_t i = 0; i < cells; i++)
+    {
+      double value = values != NULL ? values[i] : values_f32[i];
+      worst = MAX (worst, fabs (value - reference[i]) / MAX (fabs (reference[i]), 1e-30));
+    }
+  g_test_message ("%zu × %zu cells: largest difference from the float64 CPU engine %.2e relative", grid->width,
+                  grid->height, worst);
+  g_assert_cmpfloat (worst, <=, 1e-5);
+}
+
+static void
+test_open (void)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (meuse_path ());
+
+  shepard_window_open (window, file, "zinc");
+  g_assert_true (wait_until (is_settled, window));
+  let_frames_pass (300);
+  g_test_message ("engine: %s", shepard_document_get_backend (shepard_window_get_document (window)));
+  g_test_message ("status bar: %s", gtk_label_get_text (window_child (window, "backend_label")));
+}
+
+/* GTK 4.8 asks for a 3.2 core context and the NVIDIA driver reports exactly what it is asked for (Mesa reports its
+ * newest version): so the map must draw on 3.2. A second context asking for more shows where the version comes from. */
+static void
+test_gl_contexts (void)
+{
+  assert_map_gl_context (window);
+
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkGLContext) context = gdk_surface_create_gl_context (surface, &error);
+  int major = 0, minor = 0;
+
+  g_assert_no_error (error);
+  gdk_gl_context_set_required_version (context, 4, 1);
+  if (gdk_gl_context_realize (context, &error))
+    {
+      gdk_gl_context_make_current (context);
+      g_test_message ("a context that asks for 4.1 gets %s", glGetString (GL_VERSION));
+      gdk_gl_context_clear_current ();
+    }
+  else
+    g_test_message ("a context that asks for 4.1 is refused: %s", error->message);
+  GtkGLArea *area = GTK_GL_AREA (shepard_window_get_map_view (window));
+  gdk_gl_context_get_version (gtk_gl_area_get_context (area), &major, &minor);
+  g_assert_cmpint (major * 10 + minor, >=, 32);
+  g_assert_null (gtk_gl_area_get_error (area));
+}
+
+static void
+test_interop (void)
+{
+  if (!need_cuda_engine ())
+    return;
+  ShepardMapView *view = shepard_window_get_map_view (window);
+  const char *reason = NULL;
+  gboolean interop = shepard_map_view_get_interop (view, &reason);
+
+  if (!interop)
+    g_test_message ("interop is off: %s", reason);
+  g_assert_true (interop);
+  g_assert_true (shepard_document_get_keep_on_gpu (shepard_window_get_document (window)));
+  g_assert_nonnull (strstr (gtk_label_get_text (window_child (window, "backend_label")),
+                            "preview through CUDA–OpenGL interop"));
+  ShepardSurface *surface = shepard_window_get_surface (window);
+  g_assert_nonnull (surface->device_grid);
+  g_assert_null (surface->values);
+}
+
+static void
+test_pixel_and_values (void)
+{
+  if (!need_cuda_engine ())
+    return;
+  ShepardSurface *surface = shepard_window_get_surface (window);
+  g_autofree float *values = surface_values (surface);
+
+  assert_window_pixel_matches_surface (window, values, "shepard-window-gpu.png");
+  assert_equals_cpu_reference (&surface->params, &surface->grid, NULL, values);
+}
+
+static void
+test_hover (void)
+{
+  if (!need_cuda_engine ())
+    return;
+  ShepardMapView *view = shepard_window_get_map_view (window);
+  ShepardSurface *surface = shepard_window_get_surface (window);
+  size_t col = surface->grid.width / 3, row = surface->grid.height / 2;
+  double x = surface->grid.x_min + (col + 0.5) * surface->grid.dx;
+  double y = surface->grid.y_max - (row + 0.5) * surface->grid.dy;
+  double wx, wy, read_x, read_y, value, alpha;
+  float cell_value, cell_alpha;
+  shepard_error error = { 0 };
+
+  g_assert_nonnull (surface->device_grid);
+  shepard_map_view_map_to_widget (view, x, y, &wx, &wy);
+  g_signal_emit_by_name (find_controller (GTK_WIDGET (view), GTK_TYPE_EVENT_CONTROLLER_MOTION), "motion", wx, wy);
+  const char *text = gtk_label_get_text (window_child (window, "cursor_label"));
+  g_test_message ("status: %s", text);
+  g_assert_cmpint (sscanf (text, "x %lf y %lf zinc %lf %*s %lf", &read_x, &read_y, &value, &alpha), ==, 4);
+  assert_near (read_x, x, 0.006);
+  assert_near (read_y, y, 0.006);
+  g_assert_cmpint (shepard_device_grid_read (surface->device_grid, row * surface->grid.width + col, 1, &cell_value,
+                                             &cell_alpha, &error),
+                   ==, SHEPARD_OK);
+  g_test_message ("device grid cell (%zu, %zu): %.6g, α %.6g", col, row, cell_value, cell_alpha);
+  /* The label shows 4 significant digits of the value and 3 decimals of α. */
+  assert_near (value, cell_value, fabs (cell_value) * 5e-4);
+  assert_near (alpha, cell_alpha, 5e-4);
+  g_signal_emit_by_name (find_controller (GTK_WIDGET (view), GTK_TYPE_EVENT_CONTROLLER_MOTION), "leave");
+}
+
+/* A copy into the texture that fails while a frame is drawn: the frame still shows the surface (through host memory),
+ * the status bar says so with the reason in its tooltip, later surfaces come to the host, and nothing else breaks. */
+static void
+test_copy_failure_fallback (void)
+{
+  if (!need_cuda_engine ())
+    return;
+  ShepardMapView *view = shepard_window_get_map_view (window);
+  ShepardDocument *document = shepard_window_get_document (window);
+  GtkLabel *backend_label = window_child (window, "backend_label");
+  const char *reason = NULL;
+
+  _shepard_render_fail_next_interop_copy ();
+  change_parameters (1);
+  let_frames_pass (300);
+  g_assert_false (shepard_map_view_get_interop (view, &reason));
+  g_test_message ("after the failed copy: %s; tooltip: %s", gtk_label_get_text (backend_label),
+                  gtk_widget_get_tooltip_text (GTK_WIDGET (backend_label)));
+  g_assert_nonnull (reason);
+  g_assert_nonnull (strstr (reason, "a failure a test asked for"));
+  g_assert_nonnull (strstr (gtk_label_get_text (backend_label), "preview copied through host memory"));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (backend_label)), reason));
+  g_assert_false (shepard_document_get_keep_on_gpu (document));
+  g_assert_null (gtk_gl_area_get_error (GTK_GL_AREA (view)));
+  /* The frame whose copy failed was drawn from host memory. */
+  {
+    g_autofree float *values = surface_values (shepard_window_get_surface (window));
+    assert_window_pixel_matches_surface (window, values, "shepard-window-gpu-fallback.png");
+  }
+
+  /* The window goes on working: the next surface comes to the host and is drawn. */
+  change_parameters (2);
+  ShepardSurface *surface = shepard_window_get_surface (window);
+  g_assert_null (surface->device_grid);
+  g_assert_nonnull (surface->values);
+  assert_window_pixel_matches_surface (window, surface->values, "shepard-window-gpu-fallback.png");
+
+  /* And interop comes back when asked for again. */
+  shepard_map_view_set_cuda_device (view, shepard_document_get_cuda_device (document));
+  g_assert_true (shepard_map_view_get_interop (view, NULL));
+  change_parameters (3);
+  g_assert_nonnull (shepard_window_get_surface (window)->device_grid);
+  g_assert_nonnull (strstr (gtk_label_get_text (backend_label), "preview through CUDA–OpenGL interop"));
+}
+
+static void
+test_export_on_cuda (void)
+{
+  if (!need_cuda_engine ())
+    return;
+  g_autofree char *folder = g_dir_make_tmp ("shepard-ui-gpu-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "zinc.tif", NULL);
+  ShepardExportDialog *dialog = shepard_export_dialog_new (window);
+  ShepardDocument *document = shepard_window_get_document (window);
+  shepard_params params;
+  int state = 0;
+
+  g_object_ref (dialog);
+  g_signal_connect (dialog, "finished", G_CALLBACK (on_export_finished), &state);
+  shepard_export_dialog_set_path (dialog, path);
+  shepard_export_dialog_start (dialog);
+  g_assert_true (wait_until (is_nonzero, &state));
+  g_assert_cmpint (state, ==, 1);
+  g_object_unref (dialog);
+  const char *message = shepard_window_get_message (window);
+  g_test_message ("%s", message);
+  g_assert_nonnull (strstr (message, path));
+  g_autofree char *on_engine = g_strdup_printf (" on %s", shepard_document_get_backend (document));
+  g_assert_nonnull (strstr (message, on_engine));
+  g_assert_true (g_str_has_prefix (shepard_document_get_backend (document), "CUDA"));
+
+  GDALAllRegister ();
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+  double transform[6];
+  g_assert_nonnull (dataset);
+  g_assert_cmpint (GDALGetGeoTransform (dataset, transform), ==, CE_None);
+  shepard_grid grid = { .x_min = transform[0], .y_max = transform[3], .dx = transform[1], .dy = -transform[5],
+                        .width = (size_t) GDALGetRasterXSize (dataset),
+                        .height = (size_t) GDALGetRasterYSize (dataset) };
+  g_autofree double *values = g_new (double, grid.width * grid.height);
+  g_assert_cmpint (GDALRasterIO (GDALGetRasterBand (dataset, 1), GF_Read, 0, 0, (int) grid.width, (int) grid.height,
+                                 values, (int) grid.width, (int) grid.height, GDT_Float64, 0, 0),
+                   ==, CE_None);
+  GDALClose (dataset);
+  shepard_window_get_params (window, &params);
+  assert_equals_cpu_reference (&params, &grid, values, NULL);
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+}
+
+static double
+resident_bytes (void)
+{
+  g_autofree char *statm = NULL;
+  unsigned long long size = 0, resident = 0;
+
+  g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
+  g_assert_cmpint (sscanf (statm, "%llu %llu", &size, &resident), ==, 2);
+  return (double) resident * (double) sysconf (_SC_PAGESIZE);
+}
+
+/* Bytes of GPU memory in use on the engine's device (by any process), or -1 without a CUDA engine. */
+static double
+gpu_used_bytes (void)
+{
+#ifdef SHEPARD_TEST_CUDA_RUNTIME
+  int device = shepard_document_get_cuda_device (shepard_window_get_document (window));
+  size_t free_bytes = 0, total_bytes = 0;
+
+  if (device < 0)
+    return -1;
+  g_assert_cmpint (cudaSetDevice (device), ==, cudaSuccess);
+  g_assert_cmpint (cudaMemGetInfo (&free_bytes, &total_bytes), ==, cudaSuccess);
+  return (double) (total_bytes - free_bytes);
+#else
+  return -1;
+#endif
+}
+
+static void
+test_memory_flat (void)
+{
+  double rss_start = 0, gpu_start = 0;
+  gboolean on_gpu = shepard_document_get_cuda_device (shepard_window_get_document (window)) >= 0;
+  int changes = on_gpu ? GPU_PARAMETER_CHANGES : CPU_PARAMETER_CHANGES;
+
+  for (int step = 1; step <= changes; step++)
+    {
+      change_parameters (step);
+      /* Each surface is drawn before the next change, as when a hand moves a slider. */
+      g_main_context_iteration (NULL, FALSE);
+      if (step == WARM_UP_CHANGES)
+        {
+          let_frames_pass (100);
+          rss_start = resident_bytes ();
+          gpu_start = gpu_used_bytes ();
+        }
+      if (step % 50 == 0)
+        g_test_message ("after %d changes: resident %.1f MiB, GPU memory in use %.1f MiB", step,
+                        resident_bytes () / 1048576, gpu_used_bytes () / 1048576);
+    }
+  let_frames_pass (100);
+  double rss_end = resident_bytes (), gpu_end = gpu_used_bytes ();
+  g_test_message ("changes %d to %d: resident %.1f → %.1f MiB (%+.2f %%), GPU memory in use %.1f → %.1f MiB",
+                  WARM_UP_CHANGES, changes, rss_start / 1048576, rss_end / 1048576, 100 * (rss_end / rss_start - 1),
+                  gpu_start / 1048576, gpu_end / 1048576);
+  g_assert_cmpfloat (rss_end, <=, rss_start * (1 + RSS_GROWTH_ALLOWED));
+  if (gpu_start < 0)
+    g_test_message ("GPU memory not checked: the engine runs on the CPU here (%s)",
+                    shepard_document_get_backend (shepard_window_get_document (window)));
+  else
+    g_assert_cmpfloat (gpu_end - gpu_start, <=, GPU_GROWTH_ALLOWED_BYTES);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  window = shepard_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
+  gtk_window_present (GTK_WINDOW (window));
+
+  g_test_add_func ("/ui/gpu/open", test_open);
+  g_test_add_func ("/ui/gpu/gl-contexts", test_gl_contexts);
+  g_test_add_func ("/ui/gpu/interop", test_interop);
+  g_test_add_func ("/ui/gpu/pixel-and-values", test_pixel_and_values);
+  g_test_add_func ("/ui/gpu/hover", test_hover);
+  g_test_add_func ("/ui/gpu/copy-failure-fallback", test_copy_failure_fallback);
+  g_test_add_func ("/ui/gpu/export-on-cuda", test_export_on_cuda);
+  g_test_add_func ("/ui/gpu/memory-flat", test_memory_flat);
+  int status = g_test_run ();
+  gtk_window_destroy (GTK_WINDOW (window));
+  return status;
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs here (Debian 12 with nvcc) and prepares what tools/gpu-window-check.sh runs on the GPU machine (Ubuntu 24.04 with
+# the NVIDIA driver, but no X server, GTK, GDAL or GLib): the whole application built with CUDA for sm_90 in
+# build-gpu-window/, the programs that prove it there packed into build-gpu-window/carry/ (the desktop application,
+# shepard-grid, the window, render and command-line tests, the window frame-time benchmark, the compiled GSettings
+# schema), and the Debian packages they need to open a window there (their libraries, Xvfb with GLX, fonts, icons, GDAL
+# and PROJ data) in .gpu-window-debs/part1, part2, ...: each part fits one device call beside the working tree.
+# Both are git-ignored, so the device tool takes them only when named in carry. The last lines printed say which calls
+# to make, back to back (the machine keeps what the earlier calls unpacked only while it stays warm).
+# Usage: tools/gpu-window-build.sh
+#   (SHEPARD_STAGE_WINDOW_DEBS: the package staging script, default ../shared/gpu/stage-window-debs.sh)
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+build_dir=build-gpu-window
+carry_dir=$build_dir/carry
+stage_dir=$build_dir/programs
+debs_dir=.gpu-window-debs
+stage_debs=${SHEPARD_STAGE_WINDOW_DEBS:-../shared/gpu/stage-window-debs.sh}
+transfer_limit=$((64 * 1024 * 1024))
+# What one call may carry besides the working tree and, in the last call, the programs.
+part_limit=$((54 * 1024 * 1024))
+
+if ! command -v nvcc >/dev/null; then
+  echo "gpu-window-build: nvcc is neither on PATH nor in /usr/local/cuda/bin; the GPU build needs the CUDA toolkit." >&2
+  exit 1
+fi
+
+configure_build "$build_dir" -Dcuda=enabled -Dgpu_archs=90 -Dbuildtype=debugoptimized -Dbenchmarks=true
+programs=(ui/shepard app/shepard-grid tests/ui/test-window-gpu tests/render/test-renderer tests/render/test-interop
+  tests/cli/test-cli-cuda tests/bench/shepard-bench-window)
+ninja -C "$build_dir" "${programs[@]}" ui/gschemas.compiled
+
+rm -rf "$carry_dir" "$stage_dir"
+mkdir -p "$carry_dir" "$stage_dir"
+for program in "${programs[@]}"; do
+  strip --strip-debug -o "$stage_dir/${program##*/}" "$build_dir/$program"
+done
+cp "$build_dir/ui/gschemas.compiled" "$stage_dir/"
+XZ_OPT=-T0 tar -cJf "$carry_dir/programs.tar.xz" -C "$stage_dir" .
+
+# Every library of the largest program (the window test links GTK, GDAL, libepoxy and the engine), and what a window
+# needs around it.
+if ! compgen -G "$debs_dir/part1/*.deb" >/dev/null; then
+  if [[ ! -x "$stage_debs" ]]; then
+    echo "gpu-window-build: $stage_debs is missing; set SHEPARD_STAGE_WINDOW_DEBS to the staging script." >&2
+    exit 1
+  fi
+  rm -rf "$debs_dir" "$debs_dir.staged"
+  "$stage_debs" "$build_dir/tests/ui/test-window-gpu" "$debs_dir.staged"
+  mkdir -p "$debs_dir/part1"
+  part=1
+  # Largest first, each into the first part with room: few parts, so few calls.
+  while IFS= read -r deb; do
+    size=$(stat -c %s "$deb")
+    for ((candidate = 1; ; candidate++)); do
+      mkdir -p "$debs_dir/part$candidate"
+      used=$(du -sb "$debs_dir/part$candidate" | cut -f1)
+      if ((used + size <= part_limit)); then
+        mv "$deb" "$debs_dir/part$candidate/"
+        part=$((candidate > part ? candidate : part))
+        break
+      fi
+    done
+  done < <(find "$debs_dir.staged" -name '*.deb' -printf '%s %p\n' | sort -rn | cut -d' ' -f2-)
+  rm -rf "$debs_dir.staged"
+else
+  echo "gpu-window-build: the packages are already in $debs_dir/ (delete it to fetch them again)."
+fi
+
+# GTK loads its SVG icons through gdk-pixbuf's SVG loader, which the staging script does not list; without it every
+# icon is a warning, and a warning ends a GLib test program.
+parts=$(find "$debs_dir" -mindepth 1 -maxdepth 1 -name 'part*' | sort -V)
+last=$(echo "$parts" | tail -1)
+if ! compgen -G "$debs_dir/part*/librsvg2-common_*.deb" >/dev/null; then
+  (cd "$last" && apt-get download librsvg2-2 librsvg2-common >/dev/null)
+fi
+
+tree_bytes=$(git ls-files -z --cached --others --exclude-standard | xargs -0 stat -c %s 2>/dev/null |
+  awk '{ total += $1 } END { print total + 0 }')
+carry_bytes=$(du -sb "$carry_dir" | cut -f1)
+mib() { awk -v bytes="$1" 'BEGIN { printf "%.1f MiB", bytes / 1048576 }'; }
+du -sh $parts "$carry_dir"
+last_bytes=$(du -sb "$last" | cut -f1)
+if ((tree_bytes + carry_bytes + last_bytes > transfer_limit)); then
+  echo "gpu-window-build: the last call would carry $(mib $((tree_bytes + carry_bytes + last_bytes))), more than" \
+    "$(mib "$transfer_limit"): lower part_limit." >&2
+  exit 1
+fi
+echo "gpu-window-build: make these device calls back to back, timeout_s 600:"
+for p in $parts; do
+  if [[ "$p" != "$last" ]]; then
+    echo "  command 'tools/gpu-window-check.sh unpack $p', carry [\"$p\"]"
+  fi
+done
+echo "  command 'tools/gpu-window-check.sh run $last', carry [\"$last\", \"$carry_dir\"]"
