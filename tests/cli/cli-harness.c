@@ -39,21 +39,28 @@ cli_source_path (const char *relative)
   return g_build_filename (source_root != NULL ? source_root : CLI_DEFAULT_SOURCE_ROOT, relative, NULL);
 }
 
-CliRun *
-cli_run (const char *const *args)
+/* The tool followed by args, NULL-terminated, logged as "what: command line". */
+static GPtrArray *
+tool_argv (const char *const *args, const char *what)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  CliRun *run = g_new0 (CliRun, 1);
-  int wait_status = 0;
+  GPtrArray *argv = g_ptr_array_new ();
 
   g_ptr_array_add (argv, tool_path);
   for (const char *const *arg = args; *arg != NULL; arg++)
     g_ptr_array_add (argv, (gpointer) *arg);
   g_ptr_array_add (argv, NULL);
-
   g_autofree char *command_line = g_strjoinv (" ", (char **) argv->pdata);
-  g_test_message ("running: %s", command_line);
+  g_test_message ("%s: %s", what, command_line);
+  return argv;
+}
+
+CliRun *
+cli_run (const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = tool_argv (args, "running");
+  g_autoptr (GError) error = NULL;
+  CliRun *run = g_new0 (CliRun, 1);
+  int wait_status = 0;
 
   g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &run->standard_output,
                 &run->standard_error, &wait_status, &error);
@@ -183,16 +190,9 @@ wait_for_stderr (StderrReader *reader, gboolean ended_only, gint64 deadline)
 CliInterruptedRun *
 cli_run_interrupted (const char *const *args, double seconds)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GPtrArray) argv = tool_argv (args, "running, to interrupt");
   g_autoptr (GError) error = NULL;
   CliInterruptedRun *run = g_new0 (CliInterruptedRun, 1);
-
-  g_ptr_array_add (argv, tool_path);
-  for (const char *const *arg = args; *arg != NULL; arg++)
-    g_ptr_array_add (argv, (gpointer) *arg);
-  g_ptr_array_add (argv, NULL);
-  g_autofree char *command_line = g_strjoinv (" ", (char **) argv->pdata);
-  g_test_message ("running, to interrupt: %s", command_line);
 
   g_autoptr (GSubprocess) process = g_subprocess_newv ((const char *const *) argv->pdata,
                                                        G_SUBPROCESS_FLAGS_STDOUT_SILENCE

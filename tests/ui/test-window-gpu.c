@@ -366,9 +366,7 @@ main (int argc, char *argv[])
       g_print ("1..0 # SKIP no display\n");
       return 0;
     }
-  window = shepard_window_new (NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
-  gtk_window_present (GTK_WINDOW (window));
+  window = present_test_window ();
 
   g_test_add_func ("/ui/gpu/open", test_open);
   g_test_add_func ("/ui/gpu/gl-contexts", test_gl_contexts);

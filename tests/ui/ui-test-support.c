@@ -90,6 +90,16 @@ on_export_finished (ShepardExportDialog *dialog, gboolean written, int *state)
   *state = written ? 1 : 2;
 }
 
+ShepardWindow *
+present_test_window (void)
+{
+  ShepardWindow *window = shepard_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1180, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
 gpointer
 window_child (ShepardWindow *window, const char *name)
 {

@@ -32,6 +32,9 @@ gpointer dialog_child (ShepardExportDialog *dialog, const char *name);
 /* "finished" handler: *state becomes 1 when the raster was written, 2 when not. */
 void on_export_finished (ShepardExportDialog *dialog, gboolean written, int *state);
 
+/* A new window without an application, at the size the window tests' pixel positions assume, presented. */
+ShepardWindow *present_test_window (void);
+
 gpointer window_child (ShepardWindow *window, const char *name);
 void assert_near (double actual, double expected, double tolerance);
 
