@@ -2,7 +2,7 @@
 /* Draws known grids and points into an offscreen framebuffer and reads the pixels back. The GL context comes from
  * EGL without any window system (Mesa's surfaceless platform, an EGL device, or the default display with a
  * pbuffer), so the test needs no DISPLAY; every GL case skips, saying why, where no context can be made.
- * SHEPARD_TEST_GL_API=gles asks for an OpenGL ES 3 context instead of desktop GL 3.3 core. */
+ * SHEPARD_TEST_GL_API=gles asks for an OpenGL ES 3 context instead of desktop GL 3.2 core. */
 #include <epoxy/gl.h>
 #include <glib.h>
 #include <math.h>
