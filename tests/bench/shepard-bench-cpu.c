@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The float32 path stays within this of float64 and of an exact gdal_grid (DESIGN.md). */
+/* The float32 path stays within this of float64 and of an exact gdal_grid (docs/METHOD.md). */
 #define RELATIVE_TOLERANCE 1e-5
 #define NEAREST 16
 #define MAX_SIZES 16

@@ -163,7 +163,7 @@ static bool
 parse_options (int argc, char **argv, options *opts)
 {
   /* 10K to 1000K as the papers' tables (1K = 1024), and 1024K: a 1024 x 1024 grid over 1048576 points, the 1M x 1M of
-   * DESIGN.md's reference figure (1M x 1M in 0.59 s at 1.85e12 pairs/s), at which the goals are read. */
+   * docs/METHOD.md's reference figure (1M x 1M in 0.59 s at 1.85e12 pairs/s), at which the goals are read. */
   *opts = (options) { .sizes_k = { 10, 50, 100, 500, 1000, GOAL_SIZE_K }, .size_count = 6, .repeat = DEFAULT_REPEAT };
 
   for (int i = 1; i < argc; i++)

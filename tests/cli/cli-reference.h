@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* IDW and AIDW written out plainly in float64 from ../shared/DESIGN.md, independent of the engine: the expectation
+/* IDW and AIDW written out plainly in float64 from docs/METHOD.md, independent of the engine: the expectation
  * the tool's rasters are checked against. */
 #pragma once
 

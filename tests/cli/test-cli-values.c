@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-/* The float32 engine path stays within 1e-5 relative of float64 (DESIGN.md). */
+/* The float32 engine path stays within 1e-5 relative of float64 (docs/METHOD.md). */
 #define RELATIVE_TOLERANCE 1e-5
 
 #define MEUSE_GRID "-txe", "178600", "181600", "-tye", "329600", "333600", "-outsize", "60", "80"

@@ -171,7 +171,7 @@ reference_nearest (const reference_data *data, double query_x, double query_y, s
   return filled;
 }
 
-/* Step 4 of DESIGN.md: the cosine membership, continuous at both thresholds. */
+/* Step 4 of docs/METHOD.md: the cosine membership, continuous at both thresholds. */
 static double
 membership (double ratio, double r_min, double r_max)
 {
@@ -182,7 +182,7 @@ membership (double ratio, double r_min, double r_max)
   return 0.5 - 0.5 * cos (reference_pi * (ratio - r_min) / (r_max - r_min));
 }
 
-/* Step 5 of DESIGN.md: the triangular membership of Eq. 6, with alpha2 on [0.3, 0.5] as in the paper. */
+/* Step 5 of docs/METHOD.md: the triangular membership of Eq. 6, with alpha2 on [0.3, 0.5] as in the paper. */
 static double
 adaptive_power (double mu, const double alpha[SHEPARD_AIDW_LEVELS])
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Brute-force float64 IDW and AIDW, written straight from the formulas of DESIGN.md and sharing no code with
+ * Brute-force float64 IDW and AIDW, written straight from the formulas of docs/METHOD.md and sharing no code with
  * compute/: every query measures its distance to every data point, and the nearest points come from sorting them.
  * Slow on purpose; it is what the engine is checked against.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The AIDW building blocks against values worked out by hand from DESIGN.md (steps 1, 4 and 5). */
+/* The AIDW building blocks against values worked out by hand from docs/METHOD.md (steps 1, 4 and 5). */
 #include <glib.h>
 #include <math.h>
 
@@ -72,7 +72,7 @@ test_membership_default_thresholds (void)
 }
 
 /* With Rmin != 0 the paper's pi / Rmax * (R - Rmin) jumps at Rmax (to 0.75 here, for Rmin 1, Rmax 4) and has its
- * midpoint in the wrong place; DESIGN.md's pi (R - Rmin) / (Rmax - Rmin) is continuous at both ends. */
+ * midpoint in the wrong place; docs/METHOD.md's pi (R - Rmin) / (Rmax - Rmin) is continuous at both ends. */
 static void
 test_membership_shifted_thresholds (void)
 {

@@ -15,7 +15,7 @@
  * slip (a wrong weight, a missed point) is orders of magnitude larger. */
 #define FLOAT64_TOLERANCE 1e-12
 #define FLOAT64_TOLERANCE_PER_POINT 1e-17
-/* The engine's documented promise for its float32 path (shepard-engine.h, DESIGN.md). */
+/* The engine's documented promise for its float32 path (shepard-engine.h, docs/METHOD.md). */
 #define FLOAT32_TOLERANCE 1e-5
 
 static double

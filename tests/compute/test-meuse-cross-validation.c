@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Leave-one-out cross-validation of log(zinc) on the Meuse sample (155 points): each point is predicted by an engine
- * that holds the other 154, and the RMSE of those predictions must be DESIGN.md's reference figures, 0.514 for IDW
+ * that holds the other 154, and the RMSE of those predictions must be docs/METHOD.md's reference figures, 0.514 for IDW
  * p = 2 and 0.454 for AIDW (k 15, alpha 1.5 to 3.5, all points).
  *
  * Convention (found with the brute-force reference): everything is computed from the 154 points the engine holds,
@@ -175,7 +175,7 @@ check_cross_validation (const shepard_params *params, double figure)
 {
   point_set *points = meuse_points ();
   cross_validation_rmse rmse = cross_validate (points, params);
-  g_test_message ("RMSE of log(zinc): engine %.6f, reference %.6f, DESIGN.md %.3f", rmse.engine, rmse.reference,
+  g_test_message ("RMSE of log(zinc): engine %.6f, reference %.6f, docs/METHOD.md %.3f", rmse.engine, rmse.reference,
                   figure);
   g_assert_cmpfloat_with_epsilon (rmse.reference, figure, FIGURE_TOLERANCE);
   g_assert_cmpfloat_with_epsilon (rmse.engine, rmse.reference, REFERENCE_TOLERANCE);
