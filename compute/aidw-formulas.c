@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The parameter sets and the AIDW formulas of Mei, Xu & Xu (2016), as ../shared/DESIGN.md states them. */
+/* The parameter sets and the AIDW formulas of Mei, Xu & Xu (2016), as docs/METHOD.md states them. */
 #include "aidw-formulas.h"
 #include "engine-private.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The AIDW formulas (DESIGN.md, steps 1, 4 and 5) in one place, for the host (C) and the device (CUDA). */
+/* The AIDW formulas (docs/METHOD.md, steps 1, 4 and 5) in one place, for the host (C) and the device (CUDA). */
 #ifndef SHEPARD_AIDW_FORMULAS_H
 #define SHEPARD_AIDW_FORMULAS_H
 
