@@ -20,6 +20,7 @@ struct shepard_engine {
   shepard_precision precision;
   int threads;
   char description[256];
+  char fallback_reason[224]; /* why "auto" runs on the CPU; empty otherwise */
   const shepard_cpu_kernels *kernels;
 #if SHEPARD_HAVE_CUDA
   shepard_cuda_backend *cuda; /* NULL on the CPU backend */
@@ -133,8 +134,13 @@ shepard_engine_new (shepard_backend backend, shepard_precision precision, int th
   if (precision == SHEPARD_PRECISION_FLOAT32 && length > 0 && (size_t) length < sizeof engine->description)
     length += snprintf (engine->description + length, sizeof engine->description - (size_t) length, " %s",
                         engine->kernels->isa_name);
-  if (fallback_reason && length > 0 && (size_t) length < sizeof engine->description)
-    snprintf (engine->description + length, sizeof engine->description - (size_t) length, " (%s)", fallback_reason);
+  if (fallback_reason)
+    {
+      snprintf (engine->fallback_reason, sizeof engine->fallback_reason, "%s", fallback_reason);
+      if (length > 0 && (size_t) length < sizeof engine->description)
+        snprintf (engine->description + length, sizeof engine->description - (size_t) length, " (%s)",
+                  fallback_reason);
+    }
   return engine;
 }
 
@@ -165,6 +171,12 @@ const char *
 shepard_engine_describe (const shepard_engine *engine)
 {
   return engine->description;
+}
+
+const char *
+shepard_engine_fallback_reason (const shepard_engine *engine)
+{
+  return engine->fallback_reason[0] != '\0' ? engine->fallback_reason : NULL;
 }
 
 shepard_backend

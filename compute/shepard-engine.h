@@ -125,6 +125,8 @@ void shepard_engine_free (shepard_engine *engine);
 /* What runs the work, for the status bar and the CLI: "CPU, 16 threads, float32 AVX-512" or "CUDA: NVIDIA H200",
  * with the reason when "auto" fell back to the CPU. */
 const char *shepard_engine_describe (const shepard_engine *engine);
+/* Why "auto" runs on the CPU ("no CUDA: …", "this build has no CUDA backend"); NULL when it runs where asked. */
+const char *shepard_engine_fallback_reason (const shepard_engine *engine);
 shepard_backend shepard_engine_backend (const shepard_engine *engine);
 
 /* Copies the points in (the caller's arrays may be freed afterwards). Every coordinate and value must be finite. */

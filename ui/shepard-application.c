@@ -3,8 +3,6 @@
 
 #include "shepard-window.h"
 
-#define APPLICATION_ID "io.github.shepard.Shepard"
-
 struct _ShepardApplication
 {
   GtkApplication parent_instance;
@@ -17,7 +15,7 @@ G_DEFINE_FINAL_TYPE (ShepardApplication, shepard_application, GTK_TYPE_APPLICATI
 ShepardApplication *
 shepard_application_new (void)
 {
-  return g_object_new (SHEPARD_TYPE_APPLICATION, "application-id", APPLICATION_ID, "flags",
+  return g_object_new (SHEPARD_TYPE_APPLICATION, "application-id", SHEPARD_APPLICATION_ID, "flags",
                        G_APPLICATION_HANDLES_OPEN, "resource-base-path", "/io/github/shepard/Shepard", NULL);
 }
 
@@ -94,7 +92,7 @@ about_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   const char *authors[] = { "The Shepard authors", NULL };
 
   gtk_show_about_dialog (gtk_application_get_active_window (application), "program-name", "Shepard", "logo-icon-name",
-                         APPLICATION_ID, "version", PACKAGE_VERSION, "comments",
+                         SHEPARD_APPLICATION_ID, "version", PACKAGE_VERSION, "comments",
                          "Interpolate point layers into rasters with inverse distance weighting and adaptive IDW",
                          "license-type", GTK_LICENSE_GPL_3_0, "authors", authors, "website",
                          "https://github.com/shepard-gis/shepard", NULL);
@@ -129,7 +127,7 @@ shepard_application_startup (GApplication *application)
   G_APPLICATION_CLASS (shepard_application_parent_class)->startup (application);
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", (const char *[]) { "<Control>q", NULL });
-  gtk_window_set_default_icon_name (APPLICATION_ID);
+  gtk_window_set_default_icon_name (SHEPARD_APPLICATION_ID);
 
   /* GTK 4.8 does not read the desktop's dark style preference itself (libadwaita does): follow GNOME's key. */
   source = g_settings_schema_source_get_default ();

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "shepard-export-dialog.h"
 
-#include <gdal.h>
 #include <math.h>
 #include <string.h>
 
 #include "grid-extent.h"
 #include "shepard-app-error.h"
+#include "writable-formats.h"
 
 /* The default export cell size gives this many cells along the longer side. */
 #define DEFAULT_EXPORT_CELLS 1000
@@ -41,10 +41,12 @@ struct _ShepardExportDialog
   GtkWidget *export_button;
 
   /* Owned */
-  ShepardWindow *window;
-  GPtrArray *driver_names;
-  GPtrArray *driver_extensions;
+  ShepardDocument *document;
+  shepard_params params;
+  double data_extent[4];
+  GPtrArray *formats; /* of ShepardWritableFormat, in the order of format_dropdown */
   GCancellable *cancellable;
+  char *report;
   gint64 started; /* monotonic time the running export began */
   char *value_path, *alpha_path;
 
@@ -91,7 +93,10 @@ get_extent (ShepardExportDialog *self, double *x_min, double *y_min, double *x_m
       *y_max = gtk_spin_button_get_value (self->y_max_spin);
       return TRUE;
     default:
-      shepard_window_get_extent (self->window, x_min, y_min, x_max, y_max);
+      *x_min = self->data_extent[0];
+      *y_min = self->data_extent[1];
+      *x_max = self->data_extent[2];
+      *y_max = self->data_extent[3];
       return TRUE;
     }
 }
@@ -217,9 +222,9 @@ on_format_changed (ShepardExportDialog *self)
   const char *extension;
   const char *path = gtk_editable_get_text (GTK_EDITABLE (self->path_entry));
 
-  if (selected >= self->driver_extensions->len)
+  if (selected >= self->formats->len)
     return;
-  extension = g_ptr_array_index (self->driver_extensions, selected);
+  extension = ((const ShepardWritableFormat *) g_ptr_array_index (self->formats, selected))->extension;
   const char *dot = strrchr (path, '.');
   const char *slash = strrchr (path, G_DIR_SEPARATOR);
   if (extension[0] == '\0' || dot == NULL || (slash != NULL && dot < slash))
@@ -294,11 +299,11 @@ on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       double seconds = (double) (g_get_monotonic_time () - self->started) / G_USEC_PER_SEC;
       const char *engine = shepard_document_get_backend (SHEPARD_DOCUMENT (source));
-      g_autofree char *text = self->alpha_path != NULL
-                                ? g_strdup_printf ("Wrote %s and the α surface %s in %.2f s on %s", self->value_path,
-                                                   self->alpha_path, seconds, engine)
-                                : g_strdup_printf ("Wrote %s in %.2f s on %s", self->value_path, seconds, engine);
-      shepard_window_show_message (self->window, GTK_MESSAGE_INFO, text);
+      g_free (self->report);
+      self->report = self->alpha_path != NULL
+                       ? g_strdup_printf ("Wrote %s and the α surface %s in %.2f s on %s", self->value_path,
+                                          self->alpha_path, seconds, engine)
+                       : g_strdup_printf ("Wrote %s in %.2f s on %s", self->value_path, seconds, engine);
       g_signal_emit (self, signals[SIGNAL_FINISHED], 0, TRUE);
       gtk_window_destroy (GTK_WINDOW (self));
     }
@@ -332,13 +337,11 @@ shepard_export_dialog_start (ShepardExportDialog *self)
   g_return_if_fail (SHEPARD_IS_EXPORT_DIALOG (self));
 
   g_autoptr (GError) error = NULL;
-  shepard_params params;
   shepard_grid grid;
-  ShepardDocument *document = shepard_window_get_document (self->window);
   const char *path = gtk_editable_get_text (GTK_EDITABLE (self->path_entry));
   guint format = gtk_drop_down_get_selected (self->format_dropdown);
 
-  if (self->cancellable != NULL || document == NULL)
+  if (self->cancellable != NULL)
     return;
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
   if (!compute_grid (self, &grid, &error))
@@ -347,20 +350,22 @@ shepard_export_dialog_start (ShepardExportDialog *self)
       gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
       return;
     }
-  shepard_window_get_params (self->window, &params);
   g_free (self->value_path);
   g_clear_pointer (&self->alpha_path, g_free);
   self->value_path = g_strdup (path);
-  if (gtk_check_button_get_active (self->alpha_check) && params.method == SHEPARD_METHOD_AIDW)
+  if (gtk_check_button_get_active (self->alpha_check) && self->params.method == SHEPARD_METHOD_AIDW)
     self->alpha_path = alpha_path_for (path);
 
   self->cancellable = g_cancellable_new ();
   self->started = g_get_monotonic_time ();
   set_running (self, TRUE);
-  shepard_document_export_async (document, &params, &grid, self->value_path, self->alpha_path,
-                                 format < self->driver_names->len ? g_ptr_array_index (self->driver_names, format)
-                                                                   : NULL,
-                                 gtk_drop_down_get_selected (self->type_dropdown) == 1 ? GDT_Float64 : GDT_Float32,
+  shepard_document_export_async (self->document, &self->params, &grid, self->value_path, self->alpha_path,
+                                 format < self->formats->len
+                                   ? ((const ShepardWritableFormat *) g_ptr_array_index (self->formats, format))
+                                       ->driver_name
+                                   : NULL,
+                                 gtk_drop_down_get_selected (self->type_dropdown) == 1 ? SHEPARD_SAMPLE_FLOAT64
+                                                                                       : SHEPARD_SAMPLE_FLOAT32,
                                  show_progress, G_OBJECT (self), self->cancellable, on_export_done,
                                  g_object_ref (self));
 }
@@ -389,28 +394,13 @@ static void
 list_writable_formats (ShepardExportDialog *self)
 {
   g_autoptr (GtkStringList) labels = gtk_string_list_new (NULL);
-  guint gtiff = 0;
 
-  GDALAllRegister ();
-  for (int i = 0; i < GDALGetDriverCount (); i++)
-    {
-      GDALDriverH driver = GDALGetDriver (i);
-      const char *types = GDALGetMetadataItem (driver, GDAL_DMD_CREATIONDATATYPES, NULL);
-      const char *extension = GDALGetMetadataItem (driver, GDAL_DMD_EXTENSION, NULL);
-      if (GDALGetMetadataItem (driver, GDAL_DCAP_RASTER, NULL) == NULL
-          || (GDALGetMetadataItem (driver, GDAL_DCAP_CREATE, NULL) == NULL
-              && GDALGetMetadataItem (driver, GDAL_DCAP_CREATECOPY, NULL) == NULL)
-          || types == NULL || strstr (types, "Float32") == NULL || extension == NULL || extension[0] == '\0')
-        continue;
-      if (g_strcmp0 (GDALGetDriverShortName (driver), "GTiff") == 0)
-        gtiff = self->driver_names->len;
-      g_autofree char *label = g_strdup_printf ("%s (.%s)", GDALGetDriverLongName (driver), extension);
-      gtk_string_list_append (labels, label);
-      g_ptr_array_add (self->driver_names, g_strdup (GDALGetDriverShortName (driver)));
-      g_ptr_array_add (self->driver_extensions, g_strdup (extension));
-    }
+  self->formats = shepard_writable_formats_list ();
+  for (guint i = 0; i < self->formats->len; i++)
+    gtk_string_list_append (labels, ((const ShepardWritableFormat *) g_ptr_array_index (self->formats, i))
+                                      ->description);
   gtk_drop_down_set_model (self->format_dropdown, G_LIST_MODEL (labels));
-  gtk_drop_down_set_selected (self->format_dropdown, gtiff);
+  gtk_drop_down_set_selected (self->format_dropdown, shepard_writable_formats_default (self->formats));
 }
 
 static void
@@ -428,10 +418,10 @@ shepard_export_dialog_finalize (GObject *object)
 {
   ShepardExportDialog *self = SHEPARD_EXPORT_DIALOG (object);
 
-  g_clear_object (&self->window);
+  g_clear_object (&self->document);
   g_clear_object (&self->cancellable);
-  g_ptr_array_unref (self->driver_names);
-  g_ptr_array_unref (self->driver_extensions);
+  g_ptr_array_unref (self->formats);
+  g_free (self->report);
   g_free (self->value_path);
   g_free (self->alpha_path);
   G_OBJECT_CLASS (shepard_export_dialog_parent_class)->finalize (object);
@@ -484,33 +474,33 @@ static void
 shepard_export_dialog_init (ShepardExportDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->driver_names = g_ptr_array_new_with_free_func (g_free);
-  self->driver_extensions = g_ptr_array_new_with_free_func (g_free);
   list_writable_formats (self);
   g_signal_connect_swapped (self->format_dropdown, "notify::selected", G_CALLBACK (on_format_changed), self);
-  /* Connected after the template is built: its dropdowns' initial selection has no window to ask yet. */
+  /* Connected after the template is built: its dropdowns' initial selection has no extent to show yet. */
   g_signal_connect_swapped (self->extent_dropdown, "notify::selected", G_CALLBACK (on_extent_mode_changed), self);
   g_signal_connect_swapped (self->size_dropdown, "notify::selected", G_CALLBACK (on_size_mode_changed), self);
 }
 
 ShepardExportDialog *
-shepard_export_dialog_new (ShepardWindow *window)
+shepard_export_dialog_new (GtkWindow *parent, ShepardDocument *document, const shepard_params *params,
+                           const double *visible_extent)
 {
-  g_return_val_if_fail (SHEPARD_IS_WINDOW (window), NULL);
-  g_return_val_if_fail (shepard_window_get_document (window) != NULL, NULL);
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (document), NULL);
+  g_return_val_if_fail (params != NULL, NULL);
 
-  ShepardExportDialog *self = g_object_new (SHEPARD_TYPE_EXPORT_DIALOG, "transient-for", window, NULL);
-  const ShepardPointLayer *points = shepard_document_get_points (shepard_window_get_document (window));
-  double x_min, y_min, x_max, y_max;
-  shepard_params params;
+  ShepardExportDialog *self = g_object_new (SHEPARD_TYPE_EXPORT_DIALOG, "transient-for", parent, NULL);
+  const ShepardPointLayer *points = shepard_document_get_points (document);
 
-  self->window = g_object_ref (window);
-  self->has_view_extent = shepard_map_view_get_visible_extent (shepard_window_get_map_view (window),
-                                                               &self->view_extent[0], &self->view_extent[1],
-                                                               &self->view_extent[2], &self->view_extent[3]);
-  shepard_window_get_extent (window, &x_min, &y_min, &x_max, &y_max);
+  self->document = g_object_ref (document);
+  self->params = *params;
+  shepard_document_get_extent (document, self->data_extent);
+  self->has_view_extent = visible_extent != NULL;
+  if (visible_extent != NULL)
+    memcpy (self->view_extent, visible_extent, sizeof self->view_extent);
   /* A round cell size near DEFAULT_EXPORT_CELLS cells along the longer side. */
-  double cell = MAX (x_max - x_min, y_max - y_min) / DEFAULT_EXPORT_CELLS;
+  double cell = MAX (self->data_extent[2] - self->data_extent[0], self->data_extent[3] - self->data_extent[1])
+                / DEFAULT_EXPORT_CELLS;
   double magnitude = pow (10, floor (log10 (cell)));
   self->updating = TRUE;
   gtk_spin_button_set_value (self->resolution_spin, ceil (cell / magnitude) * magnitude);
@@ -522,13 +512,19 @@ shepard_export_dialog_new (ShepardWindow *window)
   char *dot = strrchr (base, '.');
   if (dot != NULL)
     *dot = '\0';
-  shepard_window_get_params (window, &params);
   g_autofree char *name = g_strdup_printf ("%s-%s-%s.tif", base, points->field_name,
-                                           params.method == SHEPARD_METHOD_AIDW ? "aidw" : "idw");
+                                           params->method == SHEPARD_METHOD_AIDW ? "aidw" : "idw");
   g_autofree char *path = g_build_filename (folder, name, NULL);
   gtk_editable_set_text (GTK_EDITABLE (self->path_entry), path);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->alpha_check), params.method == SHEPARD_METHOD_AIDW);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->alpha_check), params->method == SHEPARD_METHOD_AIDW);
   return self;
+}
+
+const char *
+shepard_export_dialog_get_report (ShepardExportDialog *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_EXPORT_DIALOG (self), NULL);
+  return self->report;
 }
 
 void

@@ -3,18 +3,23 @@
 
 #include <gtk/gtk.h>
 
-#include "shepard-window.h"
+#include "shepard-document.h"
 
 G_BEGIN_DECLS
 
 #define SHEPARD_TYPE_EXPORT_DIALOG (shepard_export_dialog_get_type ())
 G_DECLARE_FINAL_TYPE (ShepardExportDialog, shepard_export_dialog, SHEPARD, EXPORT_DIALOG, GtkWindow)
 
-ShepardExportDialog *shepard_export_dialog_new (ShepardWindow *window);
+/* A dialog that exports document with params. The data's extent is the default extent; visible_extent
+ * ({x_min, y_min, x_max, y_max}, or NULL when the map has none) is offered as the other. */
+ShepardExportDialog *shepard_export_dialog_new (GtkWindow *parent, ShepardDocument *document,
+                                                const shepard_params *params, const double *visible_extent);
 
 void shepard_export_dialog_set_path (ShepardExportDialog *self, const char *path);
 /* Starts the export as the Export button does; the dialog closes itself once the raster is written, or shows why not.
  * "finished" (gboolean written) is emitted either way. */
 void shepard_export_dialog_start (ShepardExportDialog *self);
+/* What was written, where and how fast ("Wrote … in 0.21 s on CUDA: …"), once "finished" says it was; else NULL. */
+const char *shepard_export_dialog_get_report (ShepardExportDialog *self);
 
 G_END_DECLS

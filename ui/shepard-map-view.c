@@ -26,7 +26,7 @@ struct _ShepardMapView
   int cuda_device;        /* -1: the engine runs on the CPU */
   gboolean interop;       /* the renderer copies device grids on the GPU */
   char *interop_failure;  /* why interop is off, when it was tried */
-  guint interop_changed_idle; /* "interop-changed" held back until the frame being drawn is done */
+  guint interop_notify_idle; /* the notification of "interop" held back until the frame being drawn is done */
 };
 
 G_DEFINE_FINAL_TYPE (ShepardMapView, shepard_map_view, GTK_TYPE_GL_AREA)
@@ -34,11 +34,17 @@ G_DEFINE_FINAL_TYPE (ShepardMapView, shepard_map_view, GTK_TYPE_GL_AREA)
 enum {
   SIGNAL_CURSOR_MOVED,
   SIGNAL_CURSOR_LEFT,
-  SIGNAL_INTEROP_CHANGED,
   N_SIGNALS
 };
 
+enum {
+  PROP_0,
+  PROP_INTEROP,
+  N_PROPS
+};
+
 static guint signals[N_SIGNALS];
+static GParamSpec *properties[N_PROPS];
 
 #define ZOOM_STEP 1.2
 #define FIT_MARGIN 24.0
@@ -72,17 +78,18 @@ update_view_size (ShepardMapView *self)
 }
 
 static gboolean
-emit_interop_changed (gpointer data)
+notify_interop (gpointer data)
 {
   ShepardMapView *self = data;
 
-  self->interop_changed_idle = 0;
-  g_signal_emit (self, signals[SIGNAL_INTEROP_CHANGED], 0);
+  self->interop_notify_idle = 0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INTEROP]);
   return G_SOURCE_REMOVE;
 }
 
 /* during_render: called while GTK draws the frame, when handlers must not change other widgets (a relabelled status
- * bar would be laid out in the middle of the snapshot): the signal waits for the main loop. */
+ * bar would be laid out in the middle of the snapshot): the notification waits for the main loop. It is sent on
+ * every attempt, as the reason may change while the outcome does not. */
 static void
 set_interop (ShepardMapView *self, gboolean interop, const char *failure, gboolean during_render)
 {
@@ -93,12 +100,12 @@ set_interop (ShepardMapView *self, gboolean interop, const char *failure, gboole
   self->interop = interop;
   if (during_render)
     {
-      if (self->interop_changed_idle == 0)
-        self->interop_changed_idle = g_idle_add (emit_interop_changed, self);
+      if (self->interop_notify_idle == 0)
+        self->interop_notify_idle = g_idle_add (notify_interop, self);
       return;
     }
-  g_clear_handle_id (&self->interop_changed_idle, g_source_remove);
-  g_signal_emit (self, signals[SIGNAL_INTEROP_CHANGED], 0);
+  g_clear_handle_id (&self->interop_notify_idle, g_source_remove);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INTEROP]);
 }
 
 /* Needs the GL context current. */
@@ -292,7 +299,7 @@ shepard_map_view_finalize (GObject *object)
 {
   ShepardMapView *self = SHEPARD_MAP_VIEW (object);
 
-  g_clear_handle_id (&self->interop_changed_idle, g_source_remove);
+  g_clear_handle_id (&self->interop_notify_idle, g_source_remove);
   g_clear_pointer (&self->surface, shepard_surface_unref);
   g_free (self->interop_failure);
   g_array_unref (self->point_x);
@@ -302,12 +309,28 @@ shepard_map_view_finalize (GObject *object)
 }
 
 static void
+shepard_map_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  ShepardMapView *self = SHEPARD_MAP_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_INTEROP:
+      g_value_set_boolean (value, self->interop);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 shepard_map_view_class_init (ShepardMapViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkGLAreaClass *area_class = GTK_GL_AREA_CLASS (klass);
 
+  object_class->get_property = shepard_map_view_get_property;
   object_class->finalize = shepard_map_view_finalize;
   widget_class->realize = shepard_map_view_realize;
   widget_class->unrealize = shepard_map_view_unrealize;
@@ -318,8 +341,11 @@ shepard_map_view_class_init (ShepardMapViewClass *klass)
                                                NULL, NULL, G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
   signals[SIGNAL_CURSOR_LEFT] = g_signal_new ("cursor-left", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                               NULL, NULL, G_TYPE_NONE, 0);
-  signals[SIGNAL_INTEROP_CHANGED] = g_signal_new ("interop-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* Whether surfaces on the GPU reach the screen through CUDA-OpenGL interop; notified on each attempt. */
+  properties[PROP_INTEROP] = g_param_spec_boolean ("interop", NULL, NULL, FALSE,
+                                                   G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY
+                                                     | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_css_name (widget_class, "mapview");
 }
 

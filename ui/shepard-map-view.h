@@ -3,8 +3,8 @@
 
 #include <gtk/gtk.h>
 
-#include "shepard-document.h"
 #include "shepard-render.h"
+#include "shepard-surface.h"
 
 G_BEGIN_DECLS
 
@@ -24,7 +24,7 @@ void shepard_map_view_set_hillshade (ShepardMapView *self, gboolean enabled);
 void shepard_map_view_fit (ShepardMapView *self);
 
 /* The CUDA device the engine computes on (-1: the CPU). On a device, the view tries CUDA-OpenGL interop in its GL
- * context (now, or once realized) and emits "interop-changed" with the outcome; surfaces kept on the GPU are then
+ * context (now, or once realized) and notifies "interop" with the outcome; surfaces kept on the GPU are then
  * copied into the texture on the device. Without interop they are copied through host memory. */
 void shepard_map_view_set_cuda_device (ShepardMapView *self, int cuda_device);
 /* TRUE while surfaces on the GPU reach the screen through interop; otherwise FALSE and, when interop was tried and

@@ -4,7 +4,9 @@
 #include <gtk/gtk.h>
 
 #include "shepard-document.h"
+#include "shepard-export-dialog.h"
 #include "shepard-map-view.h"
+#include "shepard-preview.h"
 
 G_BEGIN_DECLS
 
@@ -26,16 +28,18 @@ const char *shepard_window_get_message (ShepardWindow *self);
 /* The open layer, NULL before one is read. */
 ShepardDocument *shepard_window_get_document (ShepardWindow *self);
 
-/* The surface on screen and whether it is the last one asked for at full preview resolution. */
+/* The surface on screen (the preview's last), and whether a layer is being read or a surface computed. */
 ShepardSurface *shepard_window_get_surface (ShepardWindow *self);
 gboolean shepard_window_is_busy (ShepardWindow *self);
+ShepardPreview *shepard_window_get_preview (ShepardWindow *self);
 
 /* The parameters the panel holds now; setting them updates the panel, which recomputes. */
 void shepard_window_get_params (ShepardWindow *self, shepard_params *params);
 void shepard_window_set_params (ShepardWindow *self, const shepard_params *params);
 
-/* The extent of the preview and of the export: the data's bounding box grown by 5 % of its longer side. */
-void shepard_window_get_extent (ShepardWindow *self, double *x_min, double *y_min, double *x_max, double *y_max);
+/* The export dialog for the open layer and the parameters of the panel, as Export… opens it: the window shows what
+ * it wrote. */
+ShepardExportDialog *shepard_window_new_export_dialog (ShepardWindow *self);
 
 ShepardMapView *shepard_window_get_map_view (ShepardWindow *self);
 ShepardColorRamp shepard_window_get_ramp (ShepardWindow *self);

@@ -85,3 +85,34 @@ shepard_grid_geotransform (const shepard_grid *grid, double geotransform[6])
   geotransform[4] = 0.0;
   geotransform[5] = -grid->dy;
 }
+
+void
+shepard_extent_around_points (double x_min, double y_min, double x_max, double y_max, double extent[4])
+{
+  double margin = MAX (MAX (x_max - x_min, y_max - y_min), 1.0) * SHEPARD_EXTENT_MARGIN;
+
+  extent[0] = x_min - margin;
+  extent[1] = y_min - margin;
+  extent[2] = x_max + margin;
+  extent[3] = y_max + margin;
+}
+
+void
+shepard_grid_for_preview (const double extent[4], size_t long_side, shepard_grid *grid)
+{
+  g_return_if_fail (extent != NULL && grid != NULL && long_side > 0);
+
+  double width = extent[2] - extent[0], height = extent[3] - extent[1];
+  double cell = MAX (width, height) / (double) long_side;
+  size_t columns = MAX ((size_t) floor (width / cell + 0.5), 1);
+  size_t rows = MAX ((size_t) floor (height / cell + 0.5), 1);
+
+  *grid = (shepard_grid) {
+    .x_min = extent[0],
+    .y_max = extent[3],
+    .dx = width / (double) columns,
+    .dy = height / (double) rows,
+    .width = columns,
+    .height = rows,
+  };
+}

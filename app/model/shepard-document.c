@@ -2,6 +2,7 @@
 #include "shepard-document.h"
 
 #include <math.h>
+#include <string.h>
 #include <ogr_srs_api.h>
 
 #include "device-grid-pool.h"
@@ -9,6 +10,7 @@
 #include "gdal-autocleanups.h"
 #include "gdal-error-trap.h"
 #include "grid-export.h"
+#include "grid-extent.h"
 #include "point-layer.h"
 #include "shepard-app-error.h"
 
@@ -25,91 +27,12 @@ struct _ShepardDocument
   GMutex engine_lock;
   shepard_engine *engine;
   char *backend;
+  char *engine_name; /* the backend without the reason it fell back to the CPU */
 
-  gboolean keep_on_gpu;
   ShepardDeviceGridPool *device_grids; /* NULL on a CPU engine */
 };
 
-G_DEFINE_TYPE (ShepardDocument, shepard_document, G_TYPE_OBJECT)
-
-ShepardSurface *
-shepard_surface_ref (ShepardSurface *surface)
-{
-  return g_atomic_rc_box_acquire (surface);
-}
-
-static void
-surface_clear (gpointer data)
-{
-  ShepardSurface *surface = data;
-
-  g_free (surface->values);
-  g_free (surface->alpha);
-  if (surface->device_grid != NULL)
-    shepard_device_grid_pool_give_back (surface->pool, surface->device_grid);
-  g_clear_pointer (&surface->pool, shepard_device_grid_pool_unref);
-}
-
-void
-shepard_surface_unref (ShepardSurface *surface)
-{
-  g_atomic_rc_box_release_full (surface, surface_clear);
-}
-
-gboolean
-shepard_surface_lookup (const ShepardSurface *surface, double x, double y, double *value, double *alpha)
-{
-  g_return_val_if_fail (surface != NULL, FALSE);
-
-  double col = floor ((x - surface->grid.x_min) / surface->grid.dx);
-  double row = floor ((surface->grid.y_max - y) / surface->grid.dy);
-  if (!(col >= 0 && row >= 0 && col < (double) surface->grid.width && row < (double) surface->grid.height))
-    return FALSE;
-  size_t index = (size_t) row * surface->grid.width + (size_t) col;
-  if (surface->device_grid != NULL)
-    {
-      /* One cell from the GPU: a few microseconds, and the very number drawn. */
-      float cell_value, cell_alpha;
-      shepard_error error = { 0 };
-      if (shepard_device_grid_read (surface->device_grid, index, 1, &cell_value, &cell_alpha, &error) != SHEPARD_OK)
-        return FALSE;
-      if (value != NULL)
-        *value = cell_value;
-      if (alpha != NULL)
-        *alpha = cell_alpha;
-      return TRUE;
-    }
-  if (value != NULL)
-    *value = surface->values[index];
-  if (alpha != NULL)
-    *alpha = surface->alpha[index];
-  return TRUE;
-}
-
-float *
-shepard_surface_download_values (const ShepardSurface *surface, GError **error)
-{
-  g_return_val_if_fail (surface != NULL && surface->device_grid != NULL, NULL);
-
-  size_t cells = surface->grid.width * surface->grid.height;
-  float *values = g_try_new (float, cells);
-  shepard_error engine_error = { 0 };
-
-  if (values == NULL)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
-                   "Not enough memory to copy a %zu × %zu preview from the GPU: lower the preview resolution.",
-                   surface->grid.width, surface->grid.height);
-      return NULL;
-    }
-  if (shepard_device_grid_read (surface->device_grid, 0, cells, values, NULL, &engine_error) != SHEPARD_OK)
-    {
-      g_free (values);
-      shepard_app_error_set_from_engine (error, &engine_error);
-      return NULL;
-    }
-  return values;
-}
+G_DEFINE_FINAL_TYPE (ShepardDocument, shepard_document, G_TYPE_OBJECT)
 
 static void
 shepard_document_finalize (GObject *object)
@@ -122,6 +45,7 @@ shepard_document_finalize (GObject *object)
   g_clear_pointer (&self->numeric_fields, g_strfreev);
   g_free (self->crs_name);
   g_free (self->backend);
+  g_free (self->engine_name);
   g_mutex_clear (&self->engine_lock);
   G_OBJECT_CLASS (shepard_document_parent_class)->finalize (object);
 }
@@ -211,6 +135,11 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
       return;
     }
   self->backend = g_strdup (shepard_engine_describe (self->engine));
+  const char *fallback = shepard_engine_fallback_reason (self->engine);
+  g_autofree char *suffix = fallback != NULL ? g_strdup_printf (" (%s)", fallback) : NULL;
+  self->engine_name = suffix != NULL && g_str_has_suffix (self->backend, suffix)
+                        ? g_strndup (self->backend, strlen (self->backend) - strlen (suffix))
+                        : g_strdup (self->backend);
   if (shepard_engine_cuda_device (self->engine) >= 0)
     self->device_grids = shepard_device_grid_pool_new ();
   self->crs_name = describe_crs (self->points->crs_wkt);
@@ -270,6 +199,20 @@ shepard_document_get_backend (ShepardDocument *self)
 }
 
 const char *
+shepard_document_get_engine_name (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), NULL);
+  return self->engine_name;
+}
+
+const char *
+shepard_document_get_engine_fallback_reason (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), NULL);
+  return shepard_engine_fallback_reason (self->engine);
+}
+
+const char *
 shepard_document_get_crs_name (ShepardDocument *self)
 {
   g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), NULL);
@@ -282,6 +225,16 @@ shepard_document_get_bounds (ShepardDocument *self, double *x_min, double *y_min
   g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
   /* The engine copied the points once at load; reading its bounds needs no lock. */
   shepard_engine_bounds (self->engine, x_min, y_min, x_max, y_max);
+}
+
+void
+shepard_document_get_extent (ShepardDocument *self, double extent[4])
+{
+  double x_min, y_min, x_max, y_max;
+
+  g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
+  shepard_engine_bounds (self->engine, &x_min, &y_min, &x_max, &y_max);
+  shepard_extent_around_points (x_min, y_min, x_max, y_max, extent);
 }
 
 double
@@ -305,19 +258,11 @@ shepard_document_get_cuda_device (ShepardDocument *self)
   return shepard_engine_cuda_device (self->engine);
 }
 
-void
-shepard_document_set_keep_on_gpu (ShepardDocument *self, gboolean keep_on_gpu)
-{
-  g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
-  g_return_if_fail (!keep_on_gpu || self->device_grids != NULL);
-  self->keep_on_gpu = keep_on_gpu;
-}
-
 gboolean
-shepard_document_get_keep_on_gpu (ShepardDocument *self)
+shepard_document_can_keep_on_gpu (ShepardDocument *self)
 {
   g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), FALSE);
-  return self->keep_on_gpu;
+  return self->device_grids != NULL;
 }
 
 static bool
@@ -342,58 +287,66 @@ interpolate_request_free (gpointer data)
 }
 
 static void
-return_engine_failure (GTask *task, shepard_status status, const shepard_error *engine_error)
+set_engine_failure (GError **error, shepard_status status, const shepard_error *engine_error)
 {
   if (status == SHEPARD_ERROR_CANCELLED)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The computation was cancelled");
-      return;
-    }
-  GError *error = NULL;
-  shepard_app_error_set_from_engine (&error, engine_error);
-  g_task_return_error (task, error);
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The computation was cancelled");
+  else
+    shepard_app_error_set_from_engine (error, engine_error);
 }
 
-/* The grid stays in GPU memory, for a view that draws it through CUDA-OpenGL interop. */
-static void
-interpolate_on_gpu (GTask *task, ShepardDocument *self, InterpolateRequest *request, GCancellable *check)
+/* The engine's part, called with the engine lock held: the grid stays in GPU memory for a view that draws it
+ * through CUDA-OpenGL interop, or comes to host memory. */
+static ShepardSurface *
+interpolate_locked (ShepardDocument *self, const InterpolateRequest *request, GCancellable *check, GError **error)
 {
   shepard_error engine_error = { 0 };
   shepard_status status;
-  shepard_device_grid *target;
-  gint64 start, end;
+  gint64 start;
 
-  g_mutex_lock (&self->engine_lock);
-  if (g_task_return_error_if_cancelled (task))
+  if (request->device_grids != NULL)
     {
-      g_mutex_unlock (&self->engine_lock);
-      return;
+      shepard_device_grid *target = shepard_device_grid_pool_take (request->device_grids, self->engine,
+                                                                   &engine_error);
+      if (target == NULL)
+        {
+          set_engine_failure (error, engine_error.code, &engine_error);
+          return NULL;
+        }
+      start = g_get_monotonic_time ();
+      status = shepard_engine_interpolate_grid_to_device (self->engine, &request->params, &request->grid, target,
+                                                          engine_cancel_check, check, &engine_error);
+      if (status != SHEPARD_OK)
+        {
+          shepard_device_grid_pool_give_back (request->device_grids, target);
+          set_engine_failure (error, status, &engine_error);
+          return NULL;
+        }
+      return shepard_surface_new_on_gpu (&request->grid, &request->params, target, request->device_grids,
+                                         (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC);
     }
-  target = shepard_device_grid_pool_take (request->device_grids, self->engine, &engine_error);
-  start = g_get_monotonic_time ();
-  status = target == NULL ? engine_error.code
-                          : shepard_engine_interpolate_grid_to_device (self->engine, &request->params,
-                                                                       &request->grid, target, engine_cancel_check,
-                                                                       check, &engine_error);
-  end = g_get_monotonic_time ();
-  g_mutex_unlock (&self->engine_lock);
 
+  size_t cells = request->grid.width * request->grid.height;
+  g_autofree double *values = g_try_new (double, cells);
+  g_autofree double *alpha = g_try_new (double, cells);
+  if (values == NULL || alpha == NULL)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
+                   "Not enough memory for a %zu × %zu preview: lower the preview resolution.", request->grid.width,
+                   request->grid.height);
+      return NULL;
+    }
+  shepard_outputs outputs = { .values = values, .alpha = alpha };
+  start = g_get_monotonic_time ();
+  status = shepard_engine_interpolate_grid (self->engine, &request->params, &request->grid, &outputs,
+                                            engine_cancel_check, check, &engine_error);
   if (status != SHEPARD_OK)
     {
-      if (target != NULL)
-        shepard_device_grid_pool_give_back (request->device_grids, target);
-      return_engine_failure (task, status, &engine_error);
-      return;
+      set_engine_failure (error, status, &engine_error);
+      return NULL;
     }
-  ShepardSurface *surface = g_atomic_rc_box_new0 (ShepardSurface);
-  surface->grid = request->grid;
-  surface->params = request->params;
-  surface->device_grid = target;
-  surface->pool = shepard_device_grid_pool_ref (request->device_grids);
-  surface->value_min = NAN;
-  surface->value_max = NAN;
-  surface->seconds = (double) (end - start) / G_USEC_PER_SEC;
-  g_task_return_pointer (task, surface, (GDestroyNotify) shepard_surface_unref);
+  return shepard_surface_new_from_host (&request->grid, &request->params, values, alpha,
+                                        (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC);
 }
 
 static void
@@ -401,30 +354,8 @@ interpolate_thread (GTask *task, gpointer source_object, gpointer task_data, GCa
 {
   ShepardDocument *self = source_object;
   InterpolateRequest *request = task_data;
-  GCancellable *check = cancellable != NULL ? cancellable : g_task_get_cancellable (task);
-  g_autoptr (GCancellable) never = check == NULL ? g_cancellable_new () : NULL;
-
-  if (request->device_grids != NULL)
-    {
-      interpolate_on_gpu (task, self, request, check != NULL ? check : never);
-      return;
-    }
-
-  size_t cells = request->grid.width * request->grid.height;
-  g_autofree double *values = g_try_new (double, cells);
-  g_autofree double *alpha = g_try_new (double, cells);
-
-  if (values == NULL || alpha == NULL)
-    {
-      g_task_return_new_error (task, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
-                               "Not enough memory for a %zu × %zu preview: lower the preview resolution.",
-                               request->grid.width, request->grid.height);
-      return;
-    }
-  shepard_outputs outputs = { .values = values, .alpha = alpha };
-  shepard_error engine_error = { 0 };
-  shepard_status status;
-  gint64 start, end;
+  g_autoptr (GCancellable) never = cancellable == NULL ? g_cancellable_new () : NULL;
+  GError *error = NULL;
 
   g_mutex_lock (&self->engine_lock);
   if (g_task_return_error_if_cancelled (task))
@@ -432,52 +363,40 @@ interpolate_thread (GTask *task, gpointer source_object, gpointer task_data, GCa
       g_mutex_unlock (&self->engine_lock);
       return;
     }
-  start = g_get_monotonic_time ();
-  status = shepard_engine_interpolate_grid (self->engine, &request->params, &request->grid, &outputs,
-                                            engine_cancel_check, check != NULL ? check : never, &engine_error);
-  end = g_get_monotonic_time ();
+  ShepardSurface *surface = interpolate_locked (self, request, cancellable != NULL ? cancellable : never, &error);
   g_mutex_unlock (&self->engine_lock);
+  if (surface == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, surface, (GDestroyNotify) shepard_surface_unref);
+}
 
-  if (status != SHEPARD_OK)
-    {
-      return_engine_failure (task, status, &engine_error);
-      return;
-    }
+static InterpolateRequest *
+interpolate_request_new (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
+                         ShepardSurfaceMemory memory)
+{
+  InterpolateRequest *request = g_new0 (InterpolateRequest, 1);
 
-  ShepardSurface *surface = g_atomic_rc_box_new0 (ShepardSurface);
-  surface->grid = request->grid;
-  surface->params = request->params;
-  surface->values = g_new (float, cells);
-  surface->alpha = g_new (float, cells);
-  surface->value_min = INFINITY;
-  surface->value_max = -INFINITY;
-  for (size_t i = 0; i < cells; i++)
-    {
-      surface->values[i] = (float) values[i];
-      surface->alpha[i] = (float) alpha[i];
-      surface->value_min = MIN (surface->value_min, values[i]);
-      surface->value_max = MAX (surface->value_max, values[i]);
-    }
-  surface->seconds = (double) (end - start) / G_USEC_PER_SEC;
-  g_task_return_pointer (task, surface, (GDestroyNotify) shepard_surface_unref);
+  request->params = *params;
+  request->grid = *grid;
+  if (memory == SHEPARD_SURFACE_ON_GPU)
+    request->device_grids = shepard_device_grid_pool_ref (self->device_grids);
+  return request;
 }
 
 void
 shepard_document_interpolate_async (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
-                                    GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+                                    ShepardSurfaceMemory memory, GCancellable *cancellable,
+                                    GAsyncReadyCallback callback, gpointer user_data)
 {
   g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
   g_return_if_fail (params != NULL && grid != NULL);
   g_return_if_fail (grid->width > 0 && grid->height > 0);
+  g_return_if_fail (memory == SHEPARD_SURFACE_IN_HOST_MEMORY || self->device_grids != NULL);
 
-  InterpolateRequest *request = g_new0 (InterpolateRequest, 1);
-  request->params = *params;
-  request->grid = *grid;
-  if (self->keep_on_gpu)
-    request->device_grids = shepard_device_grid_pool_ref (self->device_grids);
   g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, shepard_document_interpolate_async);
-  g_task_set_task_data (task, request, interpolate_request_free);
+  g_task_set_task_data (task, interpolate_request_new (self, params, grid, memory), interpolate_request_free);
   /* A newer request supersedes this one: its error must not pre-empt the newer result. */
   g_task_set_return_on_cancel (task, FALSE);
   g_task_run_in_thread (task, interpolate_thread);
@@ -491,13 +410,35 @@ shepard_document_interpolate_finish (ShepardDocument *self, GAsyncResult *result
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+ShepardSurface *
+shepard_document_interpolate_if_idle (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
+                                      ShepardSurfaceMemory memory, GError **error)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (params != NULL && grid != NULL, NULL);
+  g_return_val_if_fail (grid->width > 0 && grid->height > 0, NULL);
+  g_return_val_if_fail (memory == SHEPARD_SURFACE_IN_HOST_MEMORY || self->device_grids != NULL, NULL);
+
+  if (!g_mutex_trylock (&self->engine_lock))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, "The engine is busy with an earlier request");
+      return NULL;
+    }
+  g_autoptr (GCancellable) never = g_cancellable_new ();
+  InterpolateRequest *request = interpolate_request_new (self, params, grid, memory);
+  ShepardSurface *surface = interpolate_locked (self, request, never, error);
+  g_mutex_unlock (&self->engine_lock);
+  interpolate_request_free (request);
+  return surface;
+}
+
 typedef struct {
   shepard_params params;
   shepard_grid grid;
   char *value_path;
   char *alpha_path;
   char *driver_name;
-  GDALDataType data_type;
+  ShepardSampleType sample_type;
   ShepardExportProgress progress;
   GObject *progress_target;
   GMainContext *context;
@@ -567,7 +508,7 @@ export_thread (GTask *task, gpointer source_object, gpointer task_data, GCancell
     .alpha_path = request->alpha_path,
     .format = {
       .driver_name = request->driver_name,
-      .data_type = request->data_type,
+      .data_type = request->sample_type == SHEPARD_SAMPLE_FLOAT64 ? GDT_Float64 : GDT_Float32,
       .crs_wkt = self->points->crs_wkt,
     },
   };
@@ -586,7 +527,8 @@ export_thread (GTask *task, gpointer source_object, gpointer task_data, GCancell
 void
 shepard_document_export_async (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
                                const char *value_path, const char *alpha_path, const char *driver_name,
-                               GDALDataType data_type, ShepardExportProgress progress, GObject *progress_target,
+                               ShepardSampleType sample_type, ShepardExportProgress progress,
+                               GObject *progress_target,
                                GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
@@ -599,7 +541,7 @@ shepard_document_export_async (ShepardDocument *self, const shepard_params *para
   request->value_path = g_strdup (value_path);
   request->alpha_path = g_strdup (alpha_path);
   request->driver_name = g_strdup (driver_name);
-  request->data_type = data_type;
+  request->sample_type = sample_type;
   request->progress = progress;
   request->progress_target = progress_target != NULL ? g_object_ref (progress_target) : NULL;
   request->context = g_main_context_ref_thread_default ();

@@ -91,6 +91,44 @@ test_resolution_refused (void)
     }
 }
 
+/* The window's coarse frame and its fine frame must have the same edges (it jumped by a few pixels while dragging). */
+static void
+test_preview_grids_share_the_extent (void)
+{
+  double extent[4];
+
+  /* meuse's bounds: 178605..181390 x 329714..333611, so a 2785 x 3897 box grown by 5 % of 3897 each side. */
+  shepard_extent_around_points (178605, 329714, 181390, 333611, extent);
+  g_assert_cmpfloat_with_epsilon (extent[0], 178605 - 194.85, 1e-9);
+  g_assert_cmpfloat_with_epsilon (extent[3], 333611 + 194.85, 1e-9);
+
+  for (size_t long_side = 32; long_side <= 2048; long_side += 7)
+    {
+      shepard_grid coarse, fine;
+      shepard_grid_for_preview (extent, MAX (long_side / 4, 1), &coarse);
+      shepard_grid_for_preview (extent, long_side, &fine);
+      for (const shepard_grid *grid = &coarse; grid != NULL; grid = grid == &coarse ? &fine : NULL)
+        {
+          g_assert_cmpfloat (grid->x_min, ==, extent[0]);
+          g_assert_cmpfloat (grid->y_max, ==, extent[3]);
+          g_assert_cmpfloat_with_epsilon (grid->x_min + grid->dx * (double) grid->width, extent[2], 1e-6);
+          g_assert_cmpfloat_with_epsilon (grid->y_max - grid->dy * (double) grid->height, extent[1], 1e-6);
+          /* Square but for the rounding of the shorter side to whole cells: at most half a cell over its length. */
+          g_assert_cmpfloat (fabs (grid->dx - grid->dy) * (double) MIN (grid->width, grid->height), <=,
+                             0.5 * MAX (grid->dx, grid->dy) + 1e-9);
+        }
+      g_assert_cmpuint (MAX (fine.width, fine.height), ==, long_side);
+    }
+
+  /* One point: an area of 0.1 x 0.1 map units around it. */
+  shepard_extent_around_points (7, 7, 7, 7, extent);
+  g_assert_cmpfloat_with_epsilon (extent[2] - extent[0], 0.1, 1e-12);
+  shepard_grid fine;
+  shepard_grid_for_preview (extent, 100, &fine);
+  g_assert_cmpuint (fine.width, ==, 100);
+  g_assert_cmpuint (fine.height, ==, 100);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -100,5 +138,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/grid-extent/bad-extent", test_bad_extent);
   g_test_add_func ("/app/grid-extent/resolution-rounds-like-gdal-grid", test_resolution_rounds_like_gdal_grid);
   g_test_add_func ("/app/grid-extent/resolution-refused", test_resolution_refused);
+  g_test_add_func ("/app/grid-extent/preview-grids-share-the-extent", test_preview_grids_share_the_extent);
   return g_test_run ();
 }

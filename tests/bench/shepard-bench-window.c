@@ -13,6 +13,7 @@
  * Without a CUDA engine it says so and exits 0, unless --sizes is given (then it times the CPU engine). */
 #include "bench-data.h"
 #include "bench-support.h"
+#include "shepard-parameter-panel.h"
 #include "shepard-window.h"
 
 #include <epoxy/gl.h>
@@ -238,14 +239,14 @@ set_interop (Probe *probe, gboolean interop)
 static void
 run_configuration (Probe *probe, int size_k, gboolean local, int preview, int changes, gboolean on_gpu)
 {
-  GtkSpinButton *resolution = GTK_SPIN_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (probe->window),
-                                                                              SHEPARD_TYPE_WINDOW,
-                                                                              "resolution_spin"));
+  ShepardParameterPanel *panel = SHEPARD_PARAMETER_PANEL (gtk_widget_get_template_child (GTK_WIDGET (probe->window),
+                                                                                         SHEPARD_TYPE_WINDOW,
+                                                                                         "parameter_panel"));
   shepard_params params;
 
   shepard_params_init_aidw (&params);
   params.neighbors = local ? LOCAL_NEIGHBORS : SHEPARD_NEIGHBORS_ALL;
-  gtk_spin_button_set_value (resolution, preview);
+  shepard_parameter_panel_set_preview_cells (panel, (guint) preview);
   shepard_window_set_params (probe->window, &params);
   probe->full_long_side = (size_t) preview;
   run_until (window_settled, probe);
@@ -389,7 +390,8 @@ main (int argc, char **argv)
                   " then for the fine grid: delivered: the window holds it;\n  drawn: the map view starts drawing"
                   " it; painted: GTK's frame clock ends that frame's paint (after-paint);\n  fine: that frame's GL"
                   " work has finished (glFinish); presented: when the frame clock reports it (not under Xvfb).\n"
-                  "  The fine grid comes at once when the last one took <= 30 ms, else 150 ms after the hand stops.\n",
+                  "  The fine grid is computed before the change returns when the last one took <= 8 ms (scaled to the\n"
+                  "  cells), by a worker at once when <= 30 ms, else after a coarse one, 150 ms after the hand stops.\n",
                   changes);
           printf ("%6s  %-16s %-11s %-15s %6s %6s %7s | %7s %7s %7s %7s %7s | %7s\n", "points", "method", "preview",
                   "path", "eng.c", "eng.f", "coarse", "deliver", "drawn", "painted", "fine", "max", "present");

@@ -151,7 +151,7 @@ test_interop (void)
   if (!interop)
     g_test_message ("interop is off: %s", reason);
   g_assert_true (interop);
-  g_assert_true (shepard_document_get_keep_on_gpu (shepard_window_get_document (window)));
+  g_assert_true (shepard_preview_get_keeps_on_gpu (shepard_window_get_preview (window)));
   g_assert_nonnull (strstr (gtk_label_get_text (window_child (window, "backend_label")),
                             "preview through CUDA–OpenGL interop"));
   ShepardSurface *surface = shepard_window_get_surface (window);
@@ -225,7 +225,7 @@ test_copy_failure_fallback (void)
   g_assert_nonnull (strstr (reason, "a failure a test asked for"));
   g_assert_nonnull (strstr (gtk_label_get_text (backend_label), "preview copied through host memory"));
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (backend_label)), reason));
-  g_assert_false (shepard_document_get_keep_on_gpu (document));
+  g_assert_false (shepard_preview_get_keeps_on_gpu (shepard_window_get_preview (window)));
   g_assert_null (gtk_gl_area_get_error (GTK_GL_AREA (view)));
   /* The frame whose copy failed was drawn from host memory. */
   {
@@ -255,7 +255,7 @@ test_export_on_cuda (void)
     return;
   g_autofree char *folder = g_dir_make_tmp ("shepard-ui-gpu-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (folder, "zinc.tif", NULL);
-  ShepardExportDialog *dialog = shepard_export_dialog_new (window);
+  ShepardExportDialog *dialog = shepard_window_new_export_dialog (window);
   ShepardDocument *document = shepard_window_get_document (window);
   shepard_params params;
   int state = 0;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* What the window keeps and follows beyond one picture: remembered settings, a cancelled export, dropped files and
- * the desktop's dark style. The window belongs to a registered ShepardApplication, as when the app runs, so that the
+/* What the window keeps and follows beyond one picture: remembered settings, a cancelled export, dropped files, the
+ * desktop's dark style, an empty window, refused parameters, the reset and the status line. The window belongs to a registered ShepardApplication, as when the app runs, so that the
  * application's style sheet and its colour-scheme follower are in place. */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
+#include <string.h>
 
 #include "shepard-application.h"
 #include "shepard-export-dialog.h"
@@ -136,7 +137,7 @@ test_export_cancel (void)
   g_assert_true (wait_until (is_settled, window));
 
   /* 25 million cells, each weighing all 155 points: seconds of work, time enough to cancel part-way. */
-  ShepardExportDialog *dialog = g_object_ref (shepard_export_dialog_new (window));
+  ShepardExportDialog *dialog = g_object_ref (shepard_window_new_export_dialog (window));
   GtkProgressBar *progress = dialog_child (dialog, "progress_bar");
   g_signal_connect (dialog, "finished", G_CALLBACK (on_export_finished), &state);
   gtk_drop_down_set_selected (dialog_child (dialog, "size_dropdown"), 1);
@@ -290,6 +291,141 @@ test_follows_dark_style (void)
   close_window (window);
 }
 
+static GtkWidget *
+export_button (ShepardWindow *window)
+{
+  GtkWidget *button = find_button (gtk_window_get_titlebar (GTK_WINDOW (window)), "_Export…");
+  g_assert_nonnull (button);
+  return button;
+}
+
+static guint
+count_toplevels (void)
+{
+  return g_list_model_get_n_items (gtk_window_get_toplevels ());
+}
+
+/* With no layer open, Export… is greyed out, and neither its key nor its button opens anything. */
+static void
+test_empty_window_cannot_export (void)
+{
+  ShepardWindow *window = new_window ();
+  let_frames_pass (100);
+  guint toplevels = count_toplevels ();
+
+  g_assert_false (gtk_widget_get_sensitive (export_button (window)));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL);
+  let_frames_pass (100);
+  g_assert_cmpuint (count_toplevels (), ==, toplevels);
+  close_window (window);
+}
+
+static gboolean
+stale_label_visible (ShepardWindow *window)
+{
+  return gtk_widget_get_visible (window_child (window, "stale_label"));
+}
+
+/* Parameters the engine refuses (Rmin above Rmax) leave the last surface dimmed under an "Out of date" notice, with
+ * Export… greyed out, until they are valid again. */
+static void
+test_invalid_parameters_mark_stale (void)
+{
+  ShepardWindow *window = new_window_with_meuse ();
+  ShepardMapView *view = shepard_window_get_map_view (window);
+  ShepardSurface *shown = shepard_window_get_surface (window);
+  shepard_params params;
+
+  g_assert_false (stale_label_visible (window));
+  g_assert_true (gtk_widget_get_sensitive (export_button (window)));
+  shepard_window_get_params (window, &params);
+  params.r_min = 2.5;
+  params.r_max = 1.5;
+  shepard_window_set_params (window, &params);
+  let_frames_pass (300);
+  g_assert_true (stale_label_visible (window));
+  const char *notice = gtk_label_get_text (window_child (window, "stale_label"));
+  g_test_message ("%s", notice);
+  g_assert_true (g_str_has_prefix (notice, "Out of date: "));
+  g_assert_nonnull (strstr (notice, "Rmin"));
+  g_assert_cmpfloat (gtk_widget_get_opacity (GTK_WIDGET (view)), <, 0.5);
+  g_assert_false (gtk_widget_get_sensitive (export_button (window)));
+  g_assert_true (shepard_window_get_surface (window) == shown);
+  g_assert_false (shepard_window_is_busy (window));
+
+  params.r_min = 0.0;
+  params.r_max = 2.0;
+  shepard_window_set_params (window, &params);
+  g_assert_true (wait_until (is_settled, window));
+  g_assert_false (stale_label_visible (window));
+  g_assert_cmpfloat (gtk_widget_get_opacity (GTK_WIDGET (view)), ==, 1.0);
+  g_assert_true (gtk_widget_get_sensitive (export_button (window)));
+  close_window (window);
+}
+
+/* The menu's "Reset Parameters to Defaults": the papers' AIDW over all points, and the default preview. */
+static void
+test_reset_parameters (void)
+{
+  ShepardWindow *window = new_window_with_meuse ();
+  shepard_params params, defaults;
+
+  shepard_window_get_params (window, &params);
+  params.k = 7;
+  params.alpha[2] = 0.5;
+  params.r_max = 3.0;
+  params.neighbors = 12;
+  shepard_window_set_params (window, &params);
+  gtk_spin_button_set_value (window_child (window, "preview_cells_spin"), 640);
+  g_assert_true (wait_until (is_settled, window));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset-parameters", NULL));
+  g_assert_true (wait_until (is_settled, window));
+  shepard_window_get_params (window, &params);
+  shepard_params_init_aidw (&defaults);
+  g_assert_cmpint (params.method, ==, SHEPARD_METHOD_AIDW);
+  g_assert_cmpint (params.k, ==, defaults.k);
+  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
+    g_assert_cmpfloat (params.alpha[i], ==, defaults.alpha[i]);
+  g_assert_cmpfloat (params.r_min, ==, defaults.r_min);
+  g_assert_cmpfloat (params.r_max, ==, defaults.r_max);
+  g_assert_cmpint (params.neighbors, ==, SHEPARD_NEIGHBORS_ALL);
+  g_assert_cmpfloat (gtk_spin_button_get_value (window_child (window, "preview_cells_spin")), ==, 384);
+  /* The surface follows. */
+  ShepardSurface *surface = shepard_window_get_surface (window);
+  g_assert_cmpfloat (surface->params.alpha[2], ==, defaults.alpha[2]);
+  g_assert_cmpuint (MAX (surface->grid.width, surface->grid.height), ==, 384);
+  close_window (window);
+}
+
+/* The status bar names the engine in a few words; why it is not on the GPU goes in the tooltip, not the line. */
+static void
+test_status_bar_is_short (void)
+{
+  ShepardWindow *window = new_window_with_meuse ();
+  ShepardDocument *document = shepard_window_get_document (window);
+  GtkLabel *engine = window_child (window, "backend_label");
+  const char *fallback = shepard_document_get_engine_fallback_reason (document);
+  const char *tooltip = gtk_widget_get_tooltip_text (GTK_WIDGET (engine));
+
+  g_test_message ("line: %s; tooltip: %s", gtk_label_get_text (engine), tooltip);
+  if (shepard_document_get_cuda_device (document) < 0)
+    {
+      g_autofree char *expected = g_strdup_printf ("Engine: %s", shepard_document_get_engine_name (document));
+      g_assert_cmpstr (gtk_label_get_text (engine), ==, expected);
+    }
+  g_assert_cmpuint (strlen (gtk_label_get_text (engine)), <, 90);
+  if (fallback == NULL)
+    g_assert_null (tooltip);
+  else
+    {
+      g_assert_null (strstr (gtk_label_get_text (engine), fallback));
+      g_assert_nonnull (tooltip);
+      g_assert_nonnull (strstr (tooltip, fallback));
+    }
+  close_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -312,6 +448,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/state/export-cancel", test_export_cancel);
   g_test_add_func ("/ui/state/drop-opens", test_drop_opens);
   g_test_add_func ("/ui/state/follows-dark-style", test_follows_dark_style);
+  g_test_add_func ("/ui/state/empty-window-cannot-export", test_empty_window_cannot_export);
+  g_test_add_func ("/ui/state/invalid-parameters-mark-stale", test_invalid_parameters_mark_stale);
+  g_test_add_func ("/ui/state/reset-parameters", test_reset_parameters);
+  g_test_add_func ("/ui/state/status-bar-is-short", test_status_bar_is_short);
   int status = g_test_run ();
   g_object_unref (application);
   return status;

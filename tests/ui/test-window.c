@@ -88,30 +88,29 @@ test_parameter_changes_picture (void)
 }
 
 static void
-count_signal (gpointer instance, int *count)
+count_notify (GObject *object, GParamSpec *pspec, int *count)
 {
   (*count)++;
 }
 
 /* A GL context that is not on the engine's CUDA device (here Mesa's, on a machine without CUDA): the view says why
- * interop is off, the document keeps copying its grids to the host, and the map goes on drawing. The interop path
+ * interop is off, the preview keeps its grids in host memory, and the map goes on drawing. The interop path
  * itself is proven headless on a GPU by tests/render/test-interop. */
 static void
 test_interop_unavailable (void)
 {
   ShepardMapView *view = shepard_window_get_map_view (window);
-  ShepardDocument *document = shepard_window_get_document (window);
   const char *reason = NULL;
   int changes = 0;
   shepard_params params;
 
-  gulong handler = g_signal_connect (view, "interop-changed", G_CALLBACK (count_signal), &changes);
+  gulong handler = g_signal_connect (view, "notify::interop", G_CALLBACK (count_notify), &changes);
   shepard_map_view_set_cuda_device (view, 0);
   g_assert_cmpint (changes, ==, 1);
   g_assert_false (shepard_map_view_get_interop (view, &reason));
   g_assert_nonnull (reason);
   g_test_message ("interop off: %s", reason);
-  g_assert_false (shepard_document_get_keep_on_gpu (document));
+  g_assert_false (shepard_preview_get_keeps_on_gpu (shepard_window_get_preview (window)));
 
   shepard_window_get_params (window, &params);
   params.power = params.power == 2.0 ? 3.0 : 2.0;
@@ -133,7 +132,7 @@ test_export_geotiff (void)
 {
   g_autofree char *folder = g_dir_make_tmp ("shepard-ui-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (folder, "zinc.tif", NULL);
-  ShepardExportDialog *dialog = shepard_export_dialog_new (window);
+  ShepardExportDialog *dialog = shepard_window_new_export_dialog (window);
   int state = 0;
 
   g_object_ref (dialog);
@@ -169,7 +168,6 @@ test_export_geotiff (void)
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (folder), ==, 0);
 }
-
 
 /* The gestures' own signals, as GTK emits them for a pointer: there is no public way to inject events. */
 static void
@@ -361,7 +359,7 @@ test_export_extent_and_size (void)
 {
   g_autofree char *folder = g_dir_make_tmp ("shepard-ui-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (folder, "extent.tif", NULL);
-  ShepardExportDialog *dialog = g_object_ref (shepard_export_dialog_new (window));
+  ShepardExportDialog *dialog = g_object_ref (shepard_window_new_export_dialog (window));
   GtkWidget *export_button = dialog_child (dialog, "export_button");
   GtkLabel *size_label = dialog_child (dialog, "size_label");
 
@@ -418,7 +416,7 @@ test_export_extent_and_size (void)
   g_signal_emit_by_name (find_controller (GTK_WIDGET (view), GTK_TYPE_EVENT_CONTROLLER_SCROLL), "scroll", 0.0, -2.0,
                          &handled);
   g_assert_true (shepard_map_view_get_visible_extent (view, &extent[0], &extent[1], &extent[2], &extent[3]));
-  dialog = g_object_ref (shepard_export_dialog_new (window));
+  dialog = g_object_ref (shepard_window_new_export_dialog (window));
   gtk_drop_down_set_selected (dialog_child (dialog, "extent_dropdown"), 1);
   gtk_drop_down_set_selected (dialog_child (dialog, "size_dropdown"), 1);
   gtk_spin_button_set_value (dialog_child (dialog, "width_spin"), 64);

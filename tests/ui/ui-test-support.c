@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "ui-test-support.h"
 
+#include "shepard-layer-panel.h"
+#include "shepard-parameter-panel.h"
+#include "shepard-status-bar.h"
+
 #include <epoxy/gl.h>
 #include <math.h>
 
@@ -104,6 +108,20 @@ gpointer
 window_child (ShepardWindow *window, const char *name)
 {
   GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window), SHEPARD_TYPE_WINDOW, name);
+
+  /* The window's parts hold their own controls. */
+  const struct {
+    const char *part;
+    GType type;
+  } parts[] = {
+    { "parameter_panel", SHEPARD_TYPE_PARAMETER_PANEL },
+    { "layer_panel", SHEPARD_TYPE_LAYER_PANEL },
+    { "status_bar", SHEPARD_TYPE_STATUS_BAR },
+  };
+  for (size_t i = 0; child == NULL && i < G_N_ELEMENTS (parts); i++)
+    child = gtk_widget_get_template_child (
+      GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), SHEPARD_TYPE_WINDOW, parts[i].part)),
+      parts[i].type, name);
   g_assert_nonnull (child);
   return child;
 }
@@ -268,7 +286,8 @@ interpolate_and_wait (ShepardDocument *document, const shepard_params *params, c
 {
   ShepardSurface *surface = NULL;
 
-  shepard_document_interpolate_async (document, params, grid, NULL, on_interpolated, &surface);
+  shepard_document_interpolate_async (document, params, grid, SHEPARD_SURFACE_IN_HOST_MEMORY, NULL, on_interpolated,
+                                      &surface);
   g_assert_true (wait_until (is_set, &surface));
   return surface;
 }

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "shepard-document.h"
+#include "shepard-surface.h"
+
+G_BEGIN_DECLS
+
+#define SHEPARD_TYPE_PREVIEW (shepard_preview_get_type ())
+G_DECLARE_FINAL_TYPE (ShepardPreview, shepard_preview, SHEPARD, PREVIEW, GObject)
+
+/* Turns parameter changes into surfaces of a document, for a view that follows the hand:
+ * - a grid known to take a few milliseconds is computed at once, so that the next frame shows it;
+ * - a slower one comes first from a grid COARSE_DIVISOR times coarser, then in full once the hand has been still for
+ *   a moment; a full grid of a few tens of milliseconds comes at once, without the coarse one (it would only flicker);
+ * - a surface of an older request never arrives after one of a newer request, nor a coarse one after a fine one;
+ * - the surfaces stay on the GPU when the document computes on one and the display draws through CUDA-OpenGL interop.
+ * "surface-ready" (ShepardSurface *surface, gboolean final) brings each surface; final: the full grid of the latest
+ * request. "failed" (const char *message) says why the latest request gave no surface. */
+ShepardPreview *shepard_preview_new (void);
+
+/* The document to interpolate (NULL: none). Whatever was pending for the previous one is dropped; the surface and the
+ * measured times are forgotten. */
+void shepard_preview_set_document (ShepardPreview *self, ShepardDocument *document);
+ShepardDocument *shepard_preview_get_document (ShepardPreview *self);
+
+/* Whether the display draws surfaces kept on the GPU through CUDA-OpenGL interop ("display-interop"). Requests made
+ * from then on keep their surfaces on the GPU when the document's engine is on one. */
+void shepard_preview_set_display_interop (ShepardPreview *self, gboolean display_interop);
+gboolean shepard_preview_get_display_interop (ShepardPreview *self);
+gboolean shepard_preview_get_keeps_on_gpu (ShepardPreview *self);
+
+/* Interpolates the document's extent with params, long_side cells along the longer side in full. Parameters the
+ * engine refuses compute nothing: "invalid-reason" says why, and the surface shown is stale until a valid request. */
+void shepard_preview_request (ShepardPreview *self, const shepard_params *params, guint long_side);
+/* Drops every pending computation: nothing more is emitted for them. */
+void shepard_preview_cancel (ShepardPreview *self);
+
+/* The last surface delivered, NULL before one. */
+ShepardSurface *shepard_preview_get_surface (ShepardPreview *self);
+/* "busy": a computation is pending or waits for the hand to stop. */
+gboolean shepard_preview_get_busy (ShepardPreview *self);
+/* "invalid-reason": why the last request's parameters were refused, NULL while they are valid. */
+const char *shepard_preview_get_invalid_reason (ShepardPreview *self);
+
+/* The grid a request with long_side cells computes in full, and coarse first (when it does). */
+void shepard_preview_get_grid (ShepardPreview *self, guint long_side, gboolean coarse, shepard_grid *grid);
+
+G_END_DECLS

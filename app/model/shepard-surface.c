@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "shepard-surface.h"
+
+#include <math.h>
+
+#include "device-grid-pool.h"
+#include "shepard-app-error.h"
+
+G_DEFINE_BOXED_TYPE (ShepardSurface, shepard_surface, shepard_surface_ref, shepard_surface_unref)
+
+ShepardSurface *
+shepard_surface_new_from_host (const shepard_grid *grid, const shepard_params *params, const double *values,
+                               const double *alpha, double seconds)
+{
+  size_t cells = grid->width * grid->height;
+  ShepardSurface *surface = g_atomic_rc_box_new0 (ShepardSurface);
+
+  surface->grid = *grid;
+  surface->params = *params;
+  surface->values = g_new (float, cells);
+  surface->alpha = g_new (float, cells);
+  surface->value_min = INFINITY;
+  surface->value_max = -INFINITY;
+  for (size_t i = 0; i < cells; i++)
+    {
+      surface->values[i] = (float) values[i];
+      surface->alpha[i] = (float) alpha[i];
+      surface->value_min = MIN (surface->value_min, values[i]);
+      surface->value_max = MAX (surface->value_max, values[i]);
+    }
+  surface->seconds = seconds;
+  return surface;
+}
+
+ShepardSurface *
+shepard_surface_new_on_gpu (const shepard_grid *grid, const shepard_params *params,
+                            shepard_device_grid *device_grid, ShepardDeviceGridPool *pool, double seconds)
+{
+  ShepardSurface *surface = g_atomic_rc_box_new0 (ShepardSurface);
+
+  surface->grid = *grid;
+  surface->params = *params;
+  surface->device_grid = device_grid;
+  surface->pool = shepard_device_grid_pool_ref (pool);
+  surface->value_min = NAN;
+  surface->value_max = NAN;
+  surface->seconds = seconds;
+  return surface;
+}
+
+ShepardSurface *
+shepard_surface_ref (ShepardSurface *surface)
+{
+  return g_atomic_rc_box_acquire (surface);
+}
+
+static void
+surface_clear (gpointer data)
+{
+  ShepardSurface *surface = data;
+
+  g_free (surface->values);
+  g_free (surface->alpha);
+  if (surface->device_grid != NULL)
+    shepard_device_grid_pool_give_back (surface->pool, surface->device_grid);
+  g_clear_pointer (&surface->pool, shepard_device_grid_pool_unref);
+}
+
+void
+shepard_surface_unref (ShepardSurface *surface)
+{
+  g_atomic_rc_box_release_full (surface, surface_clear);
+}
+
+gboolean
+shepard_surface_lookup (const ShepardSurface *surface, double x, double y, double *value, double *alpha)
+{
+  g_return_val_if_fail (surface != NULL, FALSE);
+
+  double col = floor ((x - surface->grid.x_min) / surface->grid.dx);
+  double row = floor ((surface->grid.y_max - y) / surface->grid.dy);
+  if (!(col >= 0 && row >= 0 && col < (double) surface->grid.width && row < (double) surface->grid.height))
+    return FALSE;
+  size_t index = (size_t) row * surface->grid.width + (size_t) col;
+  if (surface->device_grid != NULL)
+    {
+      /* One cell from the GPU: a few microseconds, and the very number drawn. */
+      float cell_value, cell_alpha;
+      shepard_error error = { 0 };
+      if (shepard_device_grid_read (surface->device_grid, index, 1, &cell_value, &cell_alpha, &error) != SHEPARD_OK)
+        return FALSE;
+      if (value != NULL)
+        *value = cell_value;
+      if (alpha != NULL)
+        *alpha = cell_alpha;
+      return TRUE;
+    }
+  if (value != NULL)
+    *value = surface->values[index];
+  if (alpha != NULL)
+    *alpha = surface->alpha[index];
+  return TRUE;
+}
+
+float *
+shepard_surface_download_values (const ShepardSurface *surface, GError **error)
+{
+  g_return_val_if_fail (surface != NULL && surface->device_grid != NULL, NULL);
+
+  size_t cells = surface->grid.width * surface->grid.height;
+  float *values = g_try_new (float, cells);
+  shepard_error engine_error = { 0 };
+
+  if (values == NULL)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
+                   "Not enough memory to copy a %zu × %zu preview from the GPU: lower the preview resolution.",
+                   surface->grid.width, surface->grid.height);
+      return NULL;
+    }
+  if (shepard_device_grid_read (surface->device_grid, 0, cells, values, NULL, &engine_error) != SHEPARD_OK)
+    {
+      g_free (values);
+      shepard_app_error_set_from_engine (error, &engine_error);
+      return NULL;
+    }
+  return values;
+}

@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "shepard-parameter-panel.h"
+
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+/* The rows of the drop-downs, in the template's order. */
+enum {
+  METHOD_IDW,
+  METHOD_AIDW,
+};
+
+enum {
+  AREA_BOUNDING_BOX,
+  AREA_CONVEX_HULL,
+  AREA_GIVEN,
+};
+
+enum {
+  NEIGHBOURHOOD_ALL,
+  NEIGHBOURHOOD_NEAREST,
+};
+
+/* The spin buttons, each with the label under it that says why an entry was refused. */
+typedef enum {
+  SPIN_POWER,
+  SPIN_K,
+  SPIN_R_MIN,
+  SPIN_R_MAX,
+  SPIN_AREA,
+  SPIN_NEIGHBORS,
+  SPIN_PREVIEW_CELLS,
+  N_SPINS
+} Spin;
+
+struct _ShepardParameterPanel
+{
+  GtkWidget parent_instance;
+
+  /* Template widgets */
+  GtkWidget *grid; /* the one child, bound so that gtk_widget_dispose_template unparents it */
+  GtkDropDown *method_dropdown, *area_dropdown, *neighbors_dropdown;
+  GtkSpinButton *spins[N_SPINS];
+  GtkLabel *spin_errors[N_SPINS];
+  GtkRange *alpha_scales[SHEPARD_AIDW_LEVELS];
+  GtkDrawingArea *alpha_plot;
+  GtkWidget *alpha_warning;
+  GtkLabel *alpha_warning_label;
+
+  /* The template's values of the controls that shepard_params_init_aidw leaves alone. */
+  double default_area, default_neighbors, default_preview_cells;
+  /* While > 0 the controls are set as a whole and "changed" waits for the end. */
+  guint batch_depth;
+  gboolean batch_changed;
+};
+
+G_DEFINE_FINAL_TYPE (ShepardParameterPanel, shepard_parameter_panel, GTK_TYPE_WIDGET)
+
+enum {
+  SIGNAL_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+GtkWidget *
+shepard_parameter_panel_new (void)
+{
+  return g_object_new (SHEPARD_TYPE_PARAMETER_PANEL, NULL);
+}
+
+static void
+begin_batch (ShepardParameterPanel *self)
+{
+  if (self->batch_depth++ == 0)
+    self->batch_changed = FALSE;
+}
+
+static void
+end_batch (ShepardParameterPanel *self)
+{
+  g_assert (self->batch_depth > 0);
+  if (--self->batch_depth == 0 && self->batch_changed)
+    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+notify_changed (ShepardParameterPanel *self)
+{
+  if (self->batch_depth > 0)
+    self->batch_changed = TRUE;
+  else
+    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+show_spin_error (ShepardParameterPanel *self, Spin spin, const char *message)
+{
+  GtkWidget *label = GTK_WIDGET (self->spin_errors[spin]);
+
+  gtk_label_set_text (GTK_LABEL (label), message != NULL ? message : "");
+  gtk_widget_set_visible (label, message != NULL);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->spins[spin]), GTK_ACCESSIBLE_STATE_INVALID,
+                               message != NULL ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+}
+
+static void
+clear_spin_errors (ShepardParameterPanel *self)
+{
+  for (Spin spin = 0; spin < N_SPINS; spin++)
+    show_spin_error (self, spin, NULL);
+}
+
+static void
+update_sensitivity (ShepardParameterPanel *self)
+{
+  gboolean aidw = gtk_drop_down_get_selected (self->method_dropdown) == METHOD_AIDW;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_POWER]), !aidw);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_K]), aidw);
+  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
+    gtk_widget_set_sensitive (GTK_WIDGET (self->alpha_scales[i]), aidw);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->alpha_plot), aidw);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_R_MIN]), aidw);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_R_MAX]), aidw);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->area_dropdown), aidw);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_AREA]),
+                            aidw && gtk_drop_down_get_selected (self->area_dropdown) == AREA_GIVEN);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_NEIGHBORS]),
+                            gtk_drop_down_get_selected (self->neighbors_dropdown) == NEIGHBOURHOOD_NEAREST);
+}
+
+/* Out of order levels are allowed (the engine takes any positive α), but rarely meant: a denser neighbourhood, at
+ * the lower μ, usually takes the smaller power. The warning is about AIDW only, so IDW hides it. */
+static void
+update_alpha_warning (ShepardParameterPanel *self)
+{
+  gboolean aidw = gtk_drop_down_get_selected (self->method_dropdown) == METHOD_AIDW;
+
+  for (int i = 0; aidw && i + 1 < SHEPARD_AIDW_LEVELS; i++)
+    {
+      double alpha = gtk_range_get_value (self->alpha_scales[i]);
+      double next = gtk_range_get_value (self->alpha_scales[i + 1]);
+      if (alpha > next)
+        {
+          g_autofree char *text = g_strdup_printf ("α levels out of order: α%d %.2f is above α%d %.2f. Denser areas "
+                                                   "usually take the smaller powers; the surface is still computed "
+                                                   "as set.",
+                                                   i + 1, alpha, i + 2, next);
+          gtk_label_set_text (self->alpha_warning_label, text);
+          gtk_widget_set_visible (self->alpha_warning, TRUE);
+          return;
+        }
+    }
+  gtk_label_set_text (self->alpha_warning_label, "");
+  gtk_widget_set_visible (self->alpha_warning, FALSE);
+}
+
+static void
+on_value_changed (ShepardParameterPanel *self, GtkAdjustment *adjustment)
+{
+  for (Spin spin = 0; spin < N_SPINS; spin++)
+    if (gtk_spin_button_get_adjustment (self->spins[spin]) == adjustment)
+      show_spin_error (self, spin, NULL);
+  update_alpha_warning (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->alpha_plot));
+  notify_changed (self);
+}
+
+static void
+on_selection_changed (ShepardParameterPanel *self)
+{
+  update_sensitivity (self);
+  update_alpha_warning (self);
+  notify_changed (self);
+}
+
+/* The row's label names the field in messages, so that they read as the panel does. */
+static char *
+spin_name (GtkSpinButton *spin)
+{
+  g_autoptr (GList) labels = gtk_widget_list_mnemonic_labels (GTK_WIDGET (spin));
+
+  g_assert (labels != NULL);
+  return g_strdup (gtk_label_get_text (labels->data));
+}
+
+/* A number as typed, with '.' or the locale's decimal separator (GTK writes the value with the latter); spaces
+ * around it are allowed, anything else after it is not. */
+static gboolean
+parse_number (const char *text, double *value)
+{
+  const char *separator = localeconv ()->decimal_point;
+  g_autofree char *copy = g_strstrip (g_strdup (text));
+  char *end;
+
+  if (copy[0] == '\0')
+    return FALSE;
+  if (separator != NULL && strcmp (separator, ".") != 0 && strchr (copy, '.') == NULL)
+    {
+      g_auto (GStrv) parts = g_strsplit (copy, separator, -1);
+      g_free (copy);
+      copy = g_strjoinv (".", parts);
+    }
+  *value = g_ascii_strtod (copy, &end);
+  return *end == '\0' && end != copy && isfinite (*value);
+}
+
+/* GtkSpinButton reads an entry that is not a number as 0 and clamps one out of range (both silently), so the
+ * panel reads every entry here. With update-policy if-valid, GTK_INPUT_ERROR keeps the last value and shows it
+ * again. */
+static int
+on_spin_input (ShepardParameterPanel *self, double *new_value, GtkSpinButton *spin_button)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin_button));
+  GtkAdjustment *adjustment = gtk_spin_button_get_adjustment (spin_button);
+  double lower = gtk_adjustment_get_lower (adjustment), upper = gtk_adjustment_get_upper (adjustment);
+  int digits = (int) gtk_spin_button_get_digits (spin_button);
+  g_autofree char *name = spin_name (spin_button);
+  g_autofree char *typed = g_strstrip (g_strdup (text));
+  g_autofree char *kept = g_strdup_printf ("%.*f", digits, gtk_adjustment_get_value (adjustment));
+  g_autofree char *message = NULL;
+  Spin spin = 0;
+  double value = 0.0;
+
+  while (spin < N_SPINS && self->spins[spin] != spin_button)
+    spin++;
+  g_assert (spin < N_SPINS);
+
+  if (!parse_number (text, &value))
+    {
+      if (typed[0] == '\0')
+        message = g_strdup_printf ("%s: the entry is empty; kept %s", name, kept);
+      else
+        message = g_strdup_printf ("%s: “%s” is not a number; kept %s", name, typed, kept);
+    }
+  else
+    {
+      /* What the entry will show once formatted is what the engine gets: 2.5 in k is not 2 on screen and 3 in use. */
+      double scale = pow (10.0, digits);
+      value = round (value * scale) / scale;
+      if (value < lower)
+        message = g_strdup_printf ("%s: %s is below the smallest allowed, %g; kept %s", name, typed, lower, kept);
+      else if (value > upper)
+        message = g_strdup_printf ("%s: %s is above the largest allowed, %g; kept %s", name, typed, upper, kept);
+    }
+  if (message != NULL)
+    {
+      show_spin_error (self, spin, message);
+      return GTK_INPUT_ERROR;
+    }
+  /* The message goes once the value changes (on_value_changed): the kept value, shown again, is not a new entry. */
+  *new_value = value;
+  return TRUE;
+}
+
+void
+shepard_parameter_panel_get_params (ShepardParameterPanel *self, shepard_params *params)
+{
+  g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
+  g_return_if_fail (params != NULL);
+
+  if (gtk_drop_down_get_selected (self->method_dropdown) == METHOD_AIDW)
+    shepard_params_init_aidw (params);
+  else
+    shepard_params_init_idw (params);
+  params->power = gtk_spin_button_get_value (self->spins[SPIN_POWER]);
+  params->k = gtk_spin_button_get_value_as_int (self->spins[SPIN_K]);
+  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
+    params->alpha[i] = gtk_range_get_value (self->alpha_scales[i]);
+  params->r_min = gtk_spin_button_get_value (self->spins[SPIN_R_MIN]);
+  params->r_max = gtk_spin_button_get_value (self->spins[SPIN_R_MAX]);
+  switch (gtk_drop_down_get_selected (self->area_dropdown))
+    {
+    case AREA_CONVEX_HULL:
+      params->area_mode = SHEPARD_AREA_CONVEX_HULL;
+      break;
+    case AREA_GIVEN:
+      params->area_mode = SHEPARD_AREA_GIVEN;
+      break;
+    default:
+      params->area_mode = SHEPARD_AREA_BOUNDING_BOX;
+      break;
+    }
+  params->area = gtk_spin_button_get_value (self->spins[SPIN_AREA]);
+  params->neighbors = gtk_drop_down_get_selected (self->neighbors_dropdown) == NEIGHBOURHOOD_NEAREST
+                        ? gtk_spin_button_get_value_as_int (self->spins[SPIN_NEIGHBORS])
+                        : SHEPARD_NEIGHBORS_ALL;
+}
+
+void
+shepard_parameter_panel_set_params (ShepardParameterPanel *self, const shepard_params *params)
+{
+  g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
+  g_return_if_fail (params != NULL);
+
+  begin_batch (self);
+  clear_spin_errors (self);
+  gtk_drop_down_set_selected (self->method_dropdown,
+                              params->method == SHEPARD_METHOD_AIDW ? METHOD_AIDW : METHOD_IDW);
+  gtk_spin_button_set_value (self->spins[SPIN_POWER], params->power);
+  gtk_spin_button_set_value (self->spins[SPIN_K], params->k);
+  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
+    gtk_range_set_value (self->alpha_scales[i], params->alpha[i]);
+  gtk_spin_button_set_value (self->spins[SPIN_R_MIN], params->r_min);
+  gtk_spin_button_set_value (self->spins[SPIN_R_MAX], params->r_max);
+  gtk_drop_down_set_selected (self->area_dropdown, params->area_mode == SHEPARD_AREA_CONVEX_HULL ? AREA_CONVEX_HULL
+                                                   : params->area_mode == SHEPARD_AREA_GIVEN   ? AREA_GIVEN
+                                                                                               : AREA_BOUNDING_BOX);
+  if (params->area_mode == SHEPARD_AREA_GIVEN)
+    gtk_spin_button_set_value (self->spins[SPIN_AREA], params->area);
+  gtk_drop_down_set_selected (self->neighbors_dropdown,
+                              params->neighbors == SHEPARD_NEIGHBORS_ALL ? NEIGHBOURHOOD_ALL : NEIGHBOURHOOD_NEAREST);
+  if (params->neighbors != SHEPARD_NEIGHBORS_ALL)
+    gtk_spin_button_set_value (self->spins[SPIN_NEIGHBORS], params->neighbors);
+  end_batch (self);
+}
+
+guint
+shepard_parameter_panel_get_preview_cells (ShepardParameterPanel *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_PARAMETER_PANEL (self), 0);
+  return (guint) gtk_spin_button_get_value_as_int (self->spins[SPIN_PREVIEW_CELLS]);
+}
+
+void
+shepard_parameter_panel_set_preview_cells (ShepardParameterPanel *self, guint cells)
+{
+  g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
+
+  show_spin_error (self, SPIN_PREVIEW_CELLS, NULL);
+  gtk_spin_button_set_value (self->spins[SPIN_PREVIEW_CELLS], cells);
+}
+
+void
+shepard_parameter_panel_reset (ShepardParameterPanel *self)
+{
+  shepard_params params;
+
+  g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
+
+  shepard_params_init_aidw (&params);
+  begin_batch (self);
+  shepard_parameter_panel_set_params (self, &params);
+  gtk_spin_button_set_value (self->spins[SPIN_AREA], self->default_area);
+  gtk_spin_button_set_value (self->spins[SPIN_NEIGHBORS], self->default_neighbors);
+  gtk_spin_button_set_value (self->spins[SPIN_PREVIEW_CELLS], self->default_preview_cells);
+  end_batch (self);
+}
+
+void
+shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *settings)
+{
+  g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
+  g_return_if_fail (G_IS_SETTINGS (settings));
+
+  static const struct {
+    Spin spin;
+    const char *key;
+  } spin_keys[] = {
+    { SPIN_POWER, "power" },   { SPIN_K, "k" },       { SPIN_R_MIN, "r-min" },
+    { SPIN_R_MAX, "r-max" },   { SPIN_AREA, "area" }, { SPIN_NEIGHBORS, "neighbours" },
+    { SPIN_PREVIEW_CELLS, "preview-cells" },
+  };
+
+  begin_batch (self);
+  g_settings_bind (settings, "method", self->method_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
+  for (gsize i = 0; i < G_N_ELEMENTS (spin_keys); i++)
+    g_settings_bind (settings, spin_keys[i].key, gtk_spin_button_get_adjustment (self->spins[spin_keys[i].spin]),
+                     "value", G_SETTINGS_BIND_DEFAULT);
+  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
+    {
+      char key[16];
+      g_snprintf (key, sizeof key, "alpha-%d", i + 1);
+      g_settings_bind (settings, key, gtk_range_get_adjustment (self->alpha_scales[i]), "value",
+                       G_SETTINGS_BIND_DEFAULT);
+    }
+  g_settings_bind (settings, "area-mode", self->area_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "neighbourhood", self->neighbors_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
+  end_batch (self);
+}
+
+static void
+reset_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  shepard_parameter_panel_reset (SHEPARD_PARAMETER_PANEL (widget));
+}
+
+static void
+foreground_color (GtkWidget *widget, GdkRGBA *color)
+{
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), color);
+}
+
+static void
+draw_alpha_plot (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+  ShepardParameterPanel *self = data;
+  double alpha[SHEPARD_AIDW_LEVELS], top = -INFINITY, bottom = INFINITY;
+  GdkRGBA fg;
+  const double left = 30, right = 6, upper = 6, lower = 16;
+  double plot_w = width - left - right, plot_h = height - upper - lower;
+
+  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
+    {
+      alpha[i] = gtk_range_get_value (self->alpha_scales[i]);
+      top = MAX (top, alpha[i]);
+      bottom = MIN (bottom, alpha[i]);
+    }
+  top = ceil (top + 0.01);
+  bottom = MAX (floor (bottom - 0.01), 0);
+  foreground_color (GTK_WIDGET (area), &fg);
+
+  cairo_set_line_width (cr, 1);
+  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.25 * fg.alpha);
+  for (int i = 0; i <= 10; i += 2)
+    {
+      double x = left + plot_w * i / 10.0;
+      cairo_move_to (cr, round (x) + 0.5, upper);
+      cairo_line_to (cr, round (x) + 0.5, upper + plot_h);
+    }
+  cairo_stroke (cr);
+  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7 * fg.alpha);
+  cairo_rectangle (cr, left + 0.5, upper + 0.5, plot_w - 1, plot_h - 1);
+  cairo_stroke (cr);
+
+  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), NULL);
+  PangoFontDescription *font = pango_font_description_from_string ("Sans 8");
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  char text[32];
+  int tw, th;
+  g_snprintf (text, sizeof text, "%.0f", top);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &tw, &th);
+  cairo_move_to (cr, left - 4 - tw, upper - 2);
+  pango_cairo_show_layout (cr, layout);
+  g_snprintf (text, sizeof text, "%.0f", bottom);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &tw, &th);
+  cairo_move_to (cr, left - 4 - tw, upper + plot_h - th + 2);
+  pango_cairo_show_layout (cr, layout);
+  pango_layout_set_text (layout, "0", -1);
+  cairo_move_to (cr, left, upper + plot_h + 1);
+  pango_cairo_show_layout (cr, layout);
+  pango_layout_set_text (layout, "1", -1);
+  pango_layout_get_pixel_size (layout, &tw, &th);
+  cairo_move_to (cr, left + plot_w - tw, upper + plot_h + 1);
+  pango_cairo_show_layout (cr, layout);
+  pango_layout_set_text (layout, "μ", -1);
+  pango_layout_get_pixel_size (layout, &tw, &th);
+  cairo_move_to (cr, left + plot_w / 2 - tw / 2.0, upper + plot_h + 1);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+
+  GdkRGBA accent;
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (area)), "accent_color", &accent))
+    gdk_rgba_parse (&accent, "#3584e4");
+  gdk_cairo_set_source_rgba (cr, &accent);
+  cairo_set_line_width (cr, 2);
+  for (int i = 0; i <= 200; i++)
+    {
+      double mu = i / 200.0;
+      double a = shepard_aidw_alpha (mu, alpha);
+      double x = left + plot_w * mu, y = upper + plot_h * (1 - (a - bottom) / (top - bottom));
+      if (i == 0)
+        cairo_move_to (cr, x, y);
+      else
+        cairo_line_to (cr, x, y);
+    }
+  cairo_stroke (cr);
+}
+
+static void
+shepard_parameter_panel_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), SHEPARD_TYPE_PARAMETER_PANEL);
+  G_OBJECT_CLASS (shepard_parameter_panel_parent_class)->dispose (object);
+}
+
+static void
+bind_child_at (GtkWidgetClass *widget_class, const char *name, gssize offset)
+{
+  gtk_widget_class_bind_template_child_full (widget_class, name, FALSE, offset);
+}
+
+static void
+shepard_parameter_panel_class_init (ShepardParameterPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const char *const spin_ids[N_SPINS][2] = {
+    [SPIN_POWER] = { "power_spin", "power_error" },
+    [SPIN_K] = { "k_spin", "k_error" },
+    [SPIN_R_MIN] = { "rmin_spin", "rmin_error" },
+    [SPIN_R_MAX] = { "rmax_spin", "rmax_error" },
+    [SPIN_AREA] = { "area_spin", "area_error" },
+    [SPIN_NEIGHBORS] = { "neighbors_spin", "neighbors_error" },
+    [SPIN_PREVIEW_CELLS] = { "preview_cells_spin", "preview_cells_error" },
+  };
+  static const char *const alpha_ids[SHEPARD_AIDW_LEVELS] = {
+    "alpha1_scale", "alpha2_scale", "alpha3_scale", "alpha4_scale", "alpha5_scale",
+  };
+
+  object_class->dispose = shepard_parameter_panel_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/shepard/Shepard/ui/shepard-parameter-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, grid);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, method_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, area_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, neighbors_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, alpha_plot);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, alpha_warning);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, alpha_warning_label);
+  for (Spin spin = 0; spin < N_SPINS; spin++)
+    {
+      bind_child_at (widget_class, spin_ids[spin][0],
+                     G_STRUCT_OFFSET (ShepardParameterPanel, spins) + spin * sizeof (GtkSpinButton *));
+      bind_child_at (widget_class, spin_ids[spin][1],
+                     G_STRUCT_OFFSET (ShepardParameterPanel, spin_errors) + spin * sizeof (GtkLabel *));
+    }
+  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
+    bind_child_at (widget_class, alpha_ids[i],
+                   G_STRUCT_OFFSET (ShepardParameterPanel, alpha_scales) + i * sizeof (GtkRange *));
+  gtk_widget_class_bind_template_callback (widget_class, on_value_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_spin_input);
+
+  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                          NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_install_action (widget_class, "panel.reset", NULL, reset_action);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+shepard_parameter_panel_init (ShepardParameterPanel *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_drawing_area_set_draw_func (self->alpha_plot, draw_alpha_plot, self, NULL);
+  self->default_area = gtk_spin_button_get_value (self->spins[SPIN_AREA]);
+  self->default_neighbors = gtk_spin_button_get_value (self->spins[SPIN_NEIGHBORS]);
+  self->default_preview_cells = gtk_spin_button_get_value (self->spins[SPIN_PREVIEW_CELLS]);
+  update_sensitivity (self);
+  update_alpha_warning (self);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "shepard-engine.h"
+
+G_BEGIN_DECLS
+
+#define SHEPARD_TYPE_PARAMETER_PANEL (shepard_parameter_panel_get_type ())
+G_DECLARE_FINAL_TYPE (ShepardParameterPanel, shepard_parameter_panel, SHEPARD, PARAMETER_PANEL, GtkWidget)
+
+/* The interpolation method's controls and the preview's size. "changed" (no arguments) is emitted whenever one of
+ * them takes a new value: once per edit by the user, and once for a whole set_params, reset or bind_settings. A call
+ * that leaves every control as it was emits nothing. An entry that is not a number, or out of range, keeps the last
+ * value (no "changed") and the panel says why. */
+GtkWidget *shepard_parameter_panel_new (void);
+
+void shepard_parameter_panel_get_params (ShepardParameterPanel *self, shepard_params *params);
+/* The area and N controls keep their values when params does not use them (another area mode, all points). */
+void shepard_parameter_panel_set_params (ShepardParameterPanel *self, const shepard_params *params);
+
+/* Cells along the longer side of the preview grid. */
+guint shepard_parameter_panel_get_preview_cells (ShepardParameterPanel *self);
+void shepard_parameter_panel_set_preview_cells (ShepardParameterPanel *self, guint cells);
+
+/* Adaptive IDW with shepard_params_init_aidw's values, all points, and the template's area, N and preview cells:
+ * the schema's defaults. Also the widget action "panel.reset". */
+void shepard_parameter_panel_reset (ShepardParameterPanel *self);
+
+/* Keeps method, power, k, alpha-1..5, r-min, r-max, area-mode, area, neighbourhood, neighbours and preview-cells in
+ * settings; the panel takes the stored values now. */
+void shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *settings);
+
+G_END_DECLS

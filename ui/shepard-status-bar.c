@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "shepard-status-bar.h"
+
+struct _ShepardStatusBar
+{
+  GtkWidget parent_instance;
+
+  /* Template widgets */
+  GtkLabel *backend_label, *time_label, *cursor_label;
+};
+
+G_DEFINE_FINAL_TYPE (ShepardStatusBar, shepard_status_bar, GTK_TYPE_WIDGET)
+
+GtkWidget *
+shepard_status_bar_new (void)
+{
+  return g_object_new (SHEPARD_TYPE_STATUS_BAR, NULL);
+}
+
+void
+shepard_status_bar_set_engine (ShepardStatusBar *self, const char *engine, const char *fallback_reason,
+                               gboolean on_gpu, gboolean interop, const char *interop_failure)
+{
+  g_return_if_fail (SHEPARD_IS_STATUS_BAR (self));
+  g_return_if_fail (engine != NULL);
+
+  g_autoptr (GString) tooltip = g_string_new (NULL);
+  g_autofree char *text = on_gpu ? g_strdup_printf ("Engine: %s · preview %s", engine,
+                                                    interop ? "through CUDA–OpenGL interop"
+                                                            : "copied through host memory")
+                                 : g_strdup_printf ("Engine: %s", engine);
+
+  if (fallback_reason != NULL)
+    g_string_append_printf (tooltip, "The engine runs on the CPU: %s", fallback_reason);
+  if (interop_failure != NULL)
+    g_string_append_printf (tooltip, "%sCUDA–OpenGL interop is off: %s", tooltip->len > 0 ? "\n" : "",
+                            interop_failure);
+  gtk_label_set_text (self->backend_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->backend_label), tooltip->len > 0 ? tooltip->str : NULL);
+}
+
+void
+shepard_status_bar_set_surface (ShepardStatusBar *self, const ShepardSurface *surface)
+{
+  g_return_if_fail (SHEPARD_IS_STATUS_BAR (self));
+  g_return_if_fail (surface != NULL);
+
+  g_autofree char *text = g_strdup_printf ("%zu × %zu cells in %.*f ms", surface->grid.width, surface->grid.height,
+                                           surface->seconds < 0.01 ? 1 : 0, surface->seconds * 1000.0);
+  gtk_label_set_text (self->time_label, text);
+}
+
+void
+shepard_status_bar_clear_surface (ShepardStatusBar *self)
+{
+  g_return_if_fail (SHEPARD_IS_STATUS_BAR (self));
+  gtk_label_set_text (self->time_label, "");
+}
+
+void
+shepard_status_bar_set_pointer (ShepardStatusBar *self, double x, double y, const ShepardSurface *surface,
+                                const char *field)
+{
+  double value, alpha;
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (SHEPARD_IS_STATUS_BAR (self));
+
+  if (surface != NULL && shepard_surface_lookup (surface, x, y, &value, &alpha))
+    text = g_strdup_printf ("x %.2f   y %.2f   %s %.4g   α %.3f", x, y, field, value, alpha);
+  else
+    text = g_strdup_printf ("x %.2f   y %.2f", x, y);
+  gtk_label_set_text (self->cursor_label, text);
+}
+
+void
+shepard_status_bar_clear_pointer (ShepardStatusBar *self)
+{
+  g_return_if_fail (SHEPARD_IS_STATUS_BAR (self));
+  gtk_label_set_text (self->cursor_label, "");
+}
+
+static void
+shepard_status_bar_dispose (GObject *object)
+{
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (object), SHEPARD_TYPE_STATUS_BAR);
+  /* The template's top box has no id for dispose_template to find. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
+    gtk_widget_unparent (child);
+  G_OBJECT_CLASS (shepard_status_bar_parent_class)->dispose (object);
+}
+
+static void
+shepard_status_bar_class_init (ShepardStatusBarClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = shepard_status_bar_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/shepard/Shepard/ui/shepard-status-bar.ui");
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_bind_template_child (widget_class, ShepardStatusBar, backend_label);
+  gtk_widget_class_bind_template_child (widget_class, ShepardStatusBar, time_label);
+  gtk_widget_class_bind_template_child (widget_class, ShepardStatusBar, cursor_label);
+}
+
+static void
+shepard_status_bar_init (ShepardStatusBar *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
