@@ -5,9 +5,8 @@
 
 G_BEGIN_DECLS
 
-/* The guard's answer to a scroll of dy at (x, y) in scroller's coordinates: TRUE when it scrolled scroller itself
- * and the control under the pointer must not see the event. Separate so that tests can ask it without synthesising
- * events. */
-gboolean _shepard_wheel_guard_handle (GtkScrolledWindow *scroller, double x, double y, double dy, GdkScrollUnit unit);
+/* The guard's answer to a scroll of dy sent to control: TRUE when it scrolled scroller itself and control must not
+ * see the event. Separate so that tests can ask it without synthesising events. */
+gboolean _shepard_wheel_guard_handle (GtkScrolledWindow *scroller, GtkWidget *control, double dy, GdkScrollUnit unit);
 
 G_END_DECLS

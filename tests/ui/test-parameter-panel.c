@@ -657,36 +657,27 @@ test_wheel_guard_decision (WheelFixture *fixture, gconstpointer data)
 {
   GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (fixture->scroller);
   GtkAdjustment *vadjustment = gtk_scrolled_window_get_vadjustment (scroller);
-  double page = gtk_adjustment_get_page_size (vadjustment), x, y;
+  double page = gtk_adjustment_get_page_size (vadjustment);
 
   g_assert_cmpfloat (page, >, 0);
-  centre_in (fixture->scale, fixture->scroller, &x, &y);
-  g_assert_true (_shepard_wheel_guard_handle (scroller, x, y, 1, GDK_SCROLL_UNIT_WHEEL));
+  g_assert_true (_shepard_wheel_guard_handle (scroller, fixture->scale, 1, GDK_SCROLL_UNIT_WHEEL));
   g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (fixture->scale)), ==, 5);
   assert_near (gtk_adjustment_get_value (vadjustment), pow (page, 2.0 / 3.0), 1e-9);
 
   /* Smooth deltas are pixels; and back up. */
   gtk_adjustment_set_value (vadjustment, 50);
-  centre_in (fixture->spin, fixture->scroller, &x, &y);
-  g_assert_true (_shepard_wheel_guard_handle (scroller, x, y, -20, GDK_SCROLL_UNIT_SURFACE));
+  g_assert_true (_shepard_wheel_guard_handle (scroller, fixture->spin, -20, GDK_SCROLL_UNIT_SURFACE));
   assert_near (gtk_adjustment_get_value (vadjustment), 30, 1e-9);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (fixture->spin)), ==, 5);
 
-  /* Not over a control: GtkScrolledWindow scrolls as it always does. */
-  gtk_adjustment_set_value (vadjustment, 0);
-  centre_in (fixture->label, fixture->scroller, &x, &y);
-  g_assert_false (_shepard_wheel_guard_handle (scroller, x, y, 1, GDK_SCROLL_UNIT_WHEEL));
-  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
-
   /* A control with the focus, in the spin button's case in its text, takes the wheel. */
+  gtk_adjustment_set_value (vadjustment, 0);
   gtk_widget_grab_focus (fixture->scale);
-  centre_in (fixture->scale, fixture->scroller, &x, &y);
-  g_assert_false (_shepard_wheel_guard_handle (scroller, x, y, 1, GDK_SCROLL_UNIT_WHEEL));
+  g_assert_false (_shepard_wheel_guard_handle (scroller, fixture->scale, 1, GDK_SCROLL_UNIT_WHEEL));
   gtk_widget_grab_focus (fixture->spin);
   /* The focus is in the spin button's text, not on the spin button. */
   g_assert_false (gtk_widget_is_focus (fixture->spin));
-  centre_in (fixture->spin, fixture->scroller, &x, &y);
-  g_assert_false (_shepard_wheel_guard_handle (scroller, x, y, 1, GDK_SCROLL_UNIT_WHEEL));
+  g_assert_false (_shepard_wheel_guard_handle (scroller, fixture->spin, 1, GDK_SCROLL_UNIT_WHEEL));
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
 }
 
@@ -704,9 +695,10 @@ x_window_id (const char *xdotool, const char *title)
   return strtoul (output, NULL, 10);
 }
 
-/* Moves the X pointer to (x, y) of widget and turns the wheel one detent down, as a person would. */
+/* Moves the X pointer to the centre of widget and turns the wheel down by detents, 0.3 s apart, without moving the
+ * pointer again, as a person would. */
 static void
-wheel_over (const char *xdotool, gulong window_id, GtkWidget *widget, GtkWidget *root)
+wheel_over (const char *xdotool, gulong window_id, GtkWidget *widget, GtkWidget *root, int detents)
 {
   GtkNative *native = gtk_widget_get_native (widget);
   double x, y, native_x, native_y;
@@ -717,7 +709,9 @@ wheel_over (const char *xdotool, gulong window_id, GtkWidget *widget, GtkWidget 
   g_autofree char *id = g_strdup_printf ("%lu", window_id);
   g_autofree char *px = g_strdup_printf ("%d", (int) (x + native_x));
   g_autofree char *py = g_strdup_printf ("%d", (int) (y + native_y));
-  const char *argv[] = { xdotool, "mousemove", "--window", id, px, py, "click", "5", NULL };
+  g_autofree char *repeat = g_strdup_printf ("%d", detents);
+  const char *argv[] = { xdotool, "mousemove", "--window", id, px, py, "click", "--repeat", repeat,
+                         "--delay", "300", "5", NULL };
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   let_frames_pass (300);
@@ -744,7 +738,7 @@ test_wheel_guard_real_wheel (WheelFixture *fixture, gconstpointer data)
   gulong id = x_window_id (xdotool, "shepard-wheel-guard-test");
   g_assert_cmpuint (id, !=, 0);
 
-  wheel_over (xdotool, id, fixture->scale, fixture->window);
+  wheel_over (xdotool, id, fixture->scale, fixture->window, 1);
   g_test_message ("unguarded: scale %.2f, scroll %.1f", gtk_range_get_value (GTK_RANGE (fixture->scale)),
                   gtk_adjustment_get_value (vadjustment));
   g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (fixture->scale)), !=, 5);
@@ -752,17 +746,28 @@ test_wheel_guard_real_wheel (WheelFixture *fixture, gconstpointer data)
 
   gtk_range_set_value (GTK_RANGE (fixture->scale), 5);
   shepard_wheel_guard_attach (GTK_SCROLLED_WINDOW (fixture->scroller));
-  wheel_over (xdotool, id, fixture->scale, fixture->window);
+  wheel_over (xdotool, id, fixture->scale, fixture->window, 1);
   g_test_message ("guarded: scale %.2f, scroll %.1f", gtk_range_get_value (GTK_RANGE (fixture->scale)),
                   gtk_adjustment_get_value (vadjustment));
   g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (fixture->scale)), ==, 5);
   g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), >, 0);
 
+  /* Several detents in a row carry the spin button under the still pointer: GTK then sends the wheel to the control
+   * it last saw there, and neither control may move. */
+  gtk_adjustment_set_value (vadjustment, 0);
+  let_frames_pass (100);
+  wheel_over (xdotool, id, fixture->scale, fixture->window, 4);
+  g_test_message ("four detents: scale %.2f, spin %.2f, scroll %.1f", gtk_range_get_value (GTK_RANGE (fixture->scale)),
+                  gtk_spin_button_get_value (GTK_SPIN_BUTTON (fixture->spin)), gtk_adjustment_get_value (vadjustment));
+  g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (fixture->scale)), ==, 5);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (fixture->spin)), ==, 5);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), >, 150);
+
   /* Focused, the scale has the wheel again. */
   gtk_adjustment_set_value (vadjustment, 0);
   let_frames_pass (100);
   gtk_widget_grab_focus (fixture->scale);
-  wheel_over (xdotool, id, fixture->scale, fixture->window);
+  wheel_over (xdotool, id, fixture->scale, fixture->window, 1);
   g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (fixture->scale)), !=, 5);
 }
 
