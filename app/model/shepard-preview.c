@@ -35,7 +35,7 @@ struct _ShepardPreview
   guint refine_source;
   guint computes_in_flight; /* of the current generation: older ones deliver nothing */
   shepard_params refine_params;
-  guint refine_long_side;
+  shepard_grid refine_grid;
   /* Seconds per cell of the last full grid of each kind; < 0: not measured yet. */
   double seconds_per_cell[N_KINDS];
   double sync_seconds, fast_seconds;
@@ -181,17 +181,15 @@ shepard_preview_get_grid (ShepardPreview *self, guint long_side, gboolean coarse
 }
 
 static void
-start_computation (ShepardPreview *self, const shepard_params *params, guint long_side, gboolean full)
+start_computation (ShepardPreview *self, const shepard_params *params, const shepard_grid *grid, gboolean full)
 {
-  shepard_grid grid;
   Computation *computation = g_new0 (Computation, 1);
 
-  shepard_preview_get_grid (self, long_side, !full, &grid);
   computation->preview = g_object_ref (self);
   computation->generation = self->generation;
   computation->full = full;
   self->computes_in_flight++;
-  shepard_document_interpolate_async (self->document, params, &grid, surface_memory (self), self->cancellable,
+  shepard_document_interpolate_async (self->document, params, grid, surface_memory (self), self->cancellable,
                                       on_computed, computation);
 }
 
@@ -201,21 +199,19 @@ refine (gpointer data)
   ShepardPreview *self = data;
 
   self->refine_source = 0;
-  start_computation (self, &self->refine_params, self->refine_long_side, TRUE);
+  start_computation (self, &self->refine_params, &self->refine_grid, TRUE);
   update_busy (self);
   return G_SOURCE_REMOVE;
 }
 
 /* TRUE when the grid was computed and delivered here; FALSE when the engine was busy, and a worker must do it. */
 static gboolean
-compute_now (ShepardPreview *self, const shepard_params *params, guint long_side)
+compute_now (ShepardPreview *self, const shepard_params *params, const shepard_grid *grid)
 {
   g_autoptr (GError) error = NULL;
-  shepard_grid grid;
-
-  shepard_preview_get_grid (self, long_side, FALSE, &grid);
-  g_autoptr (ShepardSurface) surface = shepard_document_interpolate_if_idle (self->document, params, &grid,
+  g_autoptr (ShepardSurface) surface = shepard_document_interpolate_if_idle (self->document, params, grid,
                                                                              surface_memory (self), &error);
+
   if (surface != NULL)
     deliver (self, surface, TRUE);
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY))
@@ -250,18 +246,20 @@ shepard_preview_request (ShepardPreview *self, const shepard_params *params, gui
   double per_cell = self->seconds_per_cell[kind_of (params)];
   double expected = per_cell * (double) (grid.width * grid.height);
   gboolean measured = per_cell >= 0;
-  if (measured && expected <= self->sync_seconds && compute_now (self, params, long_side))
+  if (measured && expected <= self->sync_seconds && compute_now (self, params, &grid))
     {
       update_busy (self);
       return;
     }
   if (measured && expected <= self->fast_seconds)
-    start_computation (self, params, long_side, TRUE);
+    start_computation (self, params, &grid, TRUE);
   else
     {
-      start_computation (self, params, long_side, FALSE);
+      shepard_grid coarse;
+      shepard_preview_get_grid (self, long_side, TRUE, &coarse);
+      start_computation (self, params, &coarse, FALSE);
       self->refine_params = *params;
-      self->refine_long_side = long_side;
+      self->refine_grid = grid;
       self->refine_source = g_timeout_add (REFINE_DELAY_MS, refine, self);
     }
   update_busy (self);
