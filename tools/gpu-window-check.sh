@@ -100,7 +100,7 @@ step memcheck-interop "${egl_nvidia[@]}" "$sanitizer" --tool memcheck --leak-che
 # 3. The window's GPU paths.
 # SHEPARD_TEST_EXPECT_GL: the context GTK gets from the NVIDIA driver is exactly the 3.2 core it asks for.
 step test-window-gpu env SHEPARD_TEST_EXPECT_GL=3.2 "$programs/test-window-gpu"
-cp "$G_TEST_BUILDDIR"/*.png "$out/" 2>/dev/null
+cp "$G_TEST_BUILDDIR"/screenshots/*/*.png "$out/" 2>/dev/null
 
 # 4. The command line on CUDA against the CPU.
 step test-cli-cuda "$programs/test-cli-cuda" "$programs/shepard-grid"

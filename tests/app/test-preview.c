@@ -4,10 +4,10 @@
 #include <gio/gio.h>
 #include <math.h>
 
+#include "main-loop-wait.h"
 #include "shepard-preview-private.h"
 #include "shepard-preview.h"
 
-#define WAIT_SECONDS 60
 #define LONG_SIDE 96
 
 typedef struct {
@@ -21,41 +21,6 @@ typedef struct {
   GArray *deliveries; /* of Delivery */
   guint failures;
 } Fixture;
-
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_until (Condition condition, gpointer data)
-{
-  gint64 end = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (500);
-    }
-  return TRUE;
-}
-
-static void
-iterate_for (int milliseconds)
-{
-  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (500);
-    }
-}
-
-static gboolean
-is_set (gpointer data)
-{
-  return *(gpointer *) data != NULL;
-}
 
 static void
 on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
@@ -228,14 +193,14 @@ test_cancel_emits_nothing (Fixture *fixture, gconstpointer data)
   shepard_preview_request (fixture->preview, &params, LONG_SIDE);
   shepard_preview_cancel (fixture->preview);
   g_assert_false (shepard_preview_get_busy (fixture->preview));
-  iterate_for (600);
+  let_frames_pass (600);
   g_assert_cmpuint (fixture->deliveries->len, ==, 0);
   g_assert_cmpuint (fixture->failures, ==, 0);
 
   shepard_preview_request (fixture->preview, &params, LONG_SIDE);
   shepard_preview_set_document (fixture->preview, NULL);
   g_assert_false (shepard_preview_get_busy (fixture->preview));
-  iterate_for (600);
+  let_frames_pass (600);
   g_assert_cmpuint (fixture->deliveries->len, ==, 0);
   g_assert_null (shepard_preview_get_surface (fixture->preview));
   /* Without a document a request does nothing. */
@@ -264,7 +229,7 @@ test_invalid_parameters (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (reason);
   g_test_message ("refused: %s", reason);
   g_assert_false (shepard_preview_get_busy (fixture->preview));
-  iterate_for (300);
+  let_frames_pass (300);
   g_assert_cmpuint (fixture->deliveries->len, ==, delivered);
   g_assert_true (shepard_preview_get_surface (fixture->preview) == shown);
 

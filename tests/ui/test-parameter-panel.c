@@ -500,7 +500,7 @@ test_panel_fits_side_panel (void)
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (panel)), <=, 340 - 2 * 18);
 
   g_autoptr (GdkTexture) texture = render_widget (window);
-  g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "parameter-panel.png", NULL);
+  g_autofree char *png = screenshot_path ("parameter-panel.png");
   g_assert_true (gdk_texture_save_to_png (texture, png));
   g_test_message ("screenshot: %s", png);
 
@@ -590,7 +590,7 @@ test_legend_pixels (void)
       assert_bar_colour (&pixels, 98, ramp, 0.5);
       if (ramp == SHEPARD_COLOR_RAMP_VIRIDIS)
         {
-          g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "legend.png", NULL);
+          g_autofree char *png = screenshot_path ("legend.png");
           g_assert_true (gdk_texture_save_to_png (texture, png));
           g_test_message ("screenshot: %s", png);
         }

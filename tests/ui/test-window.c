@@ -349,7 +349,7 @@ save_dialog_screenshot (ShepardExportDialog *dialog)
   g_assert_nonnull (node);
   g_autoptr (GdkTexture) texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (dialog)), node,
                                                                 &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "shepard-export-dialog.png", NULL);
+  g_autofree char *png = screenshot_path ("shepard-export-dialog.png");
   g_assert_true (gdk_texture_save_to_png (texture, png));
   g_test_message ("screenshot: %s", png);
 }

@@ -11,30 +11,15 @@
 /* One 8-bit step of rounding on each side, and the ramp's linear interpolation between control points. */
 #define COLOR_TOLERANCE 6
 
-gboolean
-wait_until (Condition condition, gpointer data)
+char *
+screenshot_path (const char *name)
 {
-  gint64 end = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+  const char *run = g_getenv ("SHEPARD_TEST_RUN");
+  g_autofree char *folder = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "screenshots",
+                                              run != NULL ? run : "by-hand", NULL);
 
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return TRUE;
-}
-
-void
-let_frames_pass (int milliseconds)
-{
-  gint64 end = g_get_monotonic_time () + milliseconds * 1000;
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
+  return g_build_filename (folder, name, NULL);
 }
 
 gboolean
@@ -237,7 +222,7 @@ assert_window_pixel_matches_surface (ShepardWindow *window, const float *values,
     g_assert_cmpint (abs (actual[c] - (int) lround (expected[c] * 255)), <=, COLOR_TOLERANCE);
   g_free (pixels.data);
 
-  g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), screenshot_name, NULL);
+  g_autofree char *png = screenshot_path (screenshot_name);
   g_assert_true (gdk_texture_save_to_png (texture, png));
   g_test_message ("screenshot: %s", png);
 }
@@ -273,12 +258,6 @@ on_interpolated (GObject *source, GAsyncResult *result, gpointer user_data)
 
   *surface = shepard_document_interpolate_finish (SHEPARD_DOCUMENT (source), result, &error);
   g_assert_no_error (error);
-}
-
-static gboolean
-is_set (gpointer data)
-{
-  return *(gpointer *) data != NULL;
 }
 
 ShepardSurface *

@@ -5,17 +5,9 @@
 
 #include <gtk/gtk.h>
 
+#include "main-loop-wait.h"
 #include "shepard-export-dialog.h"
 #include "shepard-window.h"
-
-/* Software GL under Xvfb on 2 cores: generous, the usual run takes a few seconds. */
-#define WAIT_SECONDS 60
-
-typedef gboolean (*Condition) (gpointer data);
-
-/* Runs the main loop until condition holds; FALSE after WAIT_SECONDS. */
-gboolean wait_until (Condition condition, gpointer data);
-void let_frames_pass (int milliseconds);
 
 /* Conditions on a ShepardWindow: idle with a surface; idle with a message shown. */
 gboolean is_settled (gpointer data);
@@ -24,6 +16,9 @@ gboolean has_message (gpointer data);
 gboolean is_nonzero (gpointer data);
 
 const char *meuse_path (void);
+/* Where a test run keeps a screenshot called name: a folder of its own under the build tree (SHEPARD_TEST_RUN), as
+ * runs of one program on other GL contexts go in parallel and would otherwise write the same file at once. */
+char *screenshot_path (const char *name);
 
 /* The widget's first event controller of type (borrowed). */
 gpointer find_controller (GtkWidget *widget, GType type);
