@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "shepard-layer-panel.h"
 
+#include "shepard-label-column.h"
+
 struct _ShepardLayerPanel
 {
   GtkWidget parent_instance;
 
   /* Template widgets */
+  GtkWidget *grid; /* the one child, bound so that gtk_widget_dispose_template unparents it */
   GtkLabel *file_label, *layer_label, *count_label, *skipped_label, *crs_label;
   GtkDropDown *field_dropdown;
 
@@ -69,15 +72,17 @@ on_field_selected (ShepardLayerPanel *self)
   g_signal_emit (self, signals[SIGNAL_FIELD_CHOSEN], 0, gtk_string_object_get_string (item));
 }
 
+void
+shepard_layer_panel_align_labels (ShepardLayerPanel *self, GtkSizeGroup *labels)
+{
+  g_return_if_fail (SHEPARD_IS_LAYER_PANEL (self));
+  shepard_label_column_share (GTK_GRID (self->grid), labels);
+}
+
 static void
 shepard_layer_panel_dispose (GObject *object)
 {
-  GtkWidget *child;
-
   gtk_widget_dispose_template (GTK_WIDGET (object), SHEPARD_TYPE_LAYER_PANEL);
-  /* The template's top box has no id for dispose_template to find. */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
-    gtk_widget_unparent (child);
   G_OBJECT_CLASS (shepard_layer_panel_parent_class)->dispose (object);
 }
 
@@ -95,6 +100,7 @@ shepard_layer_panel_class_init (ShepardLayerPanelClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/shepard/Shepard/ui/shepard-layer-panel.ui");
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_bind_template_child (widget_class, ShepardLayerPanel, grid);
   gtk_widget_class_bind_template_child (widget_class, ShepardLayerPanel, file_label);
   gtk_widget_class_bind_template_child (widget_class, ShepardLayerPanel, layer_label);
   gtk_widget_class_bind_template_child (widget_class, ShepardLayerPanel, count_label);

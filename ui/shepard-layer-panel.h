@@ -17,4 +17,7 @@ GtkWidget *shepard_layer_panel_new (void);
 /* Shows document's layer; its field is the one selected. */
 void shepard_layer_panel_show (ShepardLayerPanel *self, ShepardDocument *document);
 
+/* Lines the panel's row labels up with the others in labels, a horizontal size group (shepard_label_column_share). */
+void shepard_layer_panel_align_labels (ShepardLayerPanel *self, GtkSizeGroup *labels);
+
 G_END_DECLS

@@ -15,6 +15,7 @@ struct _ShepardLegend
 {
   GtkWidget parent_instance;
 
+  /* Owned */
   ShepardColorRamp ramp;
   double minimum, maximum;
 };

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "shepard-label-column.h"
+
 /* The rows of the drop-downs, in the template's order. */
 enum {
   METHOD_IDW,
@@ -470,6 +472,13 @@ draw_alpha_plot (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpoin
         cairo_line_to (cr, x, y);
     }
   cairo_stroke (cr);
+}
+
+void
+shepard_parameter_panel_align_labels (ShepardParameterPanel *self, GtkSizeGroup *labels)
+{
+  g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
+  shepard_label_column_share (GTK_GRID (self->grid), labels);
 }
 
 static void

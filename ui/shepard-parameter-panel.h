@@ -32,4 +32,7 @@ void shepard_parameter_panel_reset (ShepardParameterPanel *self);
  * settings; the panel takes the stored values now. */
 void shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *settings);
 
+/* Lines the panel's row labels up with the others in labels, a horizontal size group (shepard_label_column_share). */
+void shepard_parameter_panel_align_labels (ShepardParameterPanel *self, GtkSizeGroup *labels);
+
 G_END_DECLS

@@ -6,6 +6,7 @@ struct _ShepardStatusBar
   GtkWidget parent_instance;
 
   /* Template widgets */
+  GtkWidget *box; /* the one child, bound so that gtk_widget_dispose_template unparents it */
   GtkLabel *backend_label, *time_label, *cursor_label;
 };
 
@@ -83,12 +84,7 @@ shepard_status_bar_clear_pointer (ShepardStatusBar *self)
 static void
 shepard_status_bar_dispose (GObject *object)
 {
-  GtkWidget *child;
-
   gtk_widget_dispose_template (GTK_WIDGET (object), SHEPARD_TYPE_STATUS_BAR);
-  /* The template's top box has no id for dispose_template to find. */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
-    gtk_widget_unparent (child);
   G_OBJECT_CLASS (shepard_status_bar_parent_class)->dispose (object);
 }
 
@@ -100,6 +96,7 @@ shepard_status_bar_class_init (ShepardStatusBarClass *klass)
   G_OBJECT_CLASS (klass)->dispose = shepard_status_bar_dispose;
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/shepard/Shepard/ui/shepard-status-bar.ui");
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_bind_template_child (widget_class, ShepardStatusBar, box);
   gtk_widget_class_bind_template_child (widget_class, ShepardStatusBar, backend_label);
   gtk_widget_class_bind_template_child (widget_class, ShepardStatusBar, time_label);
   gtk_widget_class_bind_template_child (widget_class, ShepardStatusBar, cursor_label);

@@ -20,6 +20,7 @@ struct _ShepardWindow
   GtkWidget *side_panel;
   ShepardLayerPanel *layer_panel;
   ShepardParameterPanel *parameter_panel;
+  GtkGrid *display_grid;
   GtkDropDown *ramp_dropdown;
   GtkSwitch *hillshade_switch;
   GtkStack *view_stack;

@@ -2,6 +2,7 @@
 #include "shepard-window.h"
 #include "shepard-window-private.h"
 
+#include "shepard-label-column.h"
 #include "shepard-wheel-guard.h"
 
 /* The spinner shows only for work that outlasts this: one that blinks for a fast grid costs a frame of its own. */
@@ -373,6 +374,7 @@ shepard_window_class_init (ShepardWindowClass *klass)
   BIND (side_panel);
   BIND (layer_panel);
   BIND (parameter_panel);
+  BIND (display_grid);
   BIND (ramp_dropdown);
   BIND (hillshade_switch);
   BIND (view_stack);
@@ -421,6 +423,10 @@ shepard_window_init (ShepardWindow *self)
   _shepard_window_actions_init (self);
   gtk_widget_set_visible (GTK_WIDGET (self->busy_spinner), FALSE);
   shepard_wheel_guard_attach (self->side_scroller);
+  g_autoptr (GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+  shepard_layer_panel_align_labels (self->layer_panel, labels);
+  shepard_parameter_panel_align_labels (self->parameter_panel, labels);
+  shepard_label_column_share (self->display_grid, labels);
 
   /* The preview follows the panel; whether its surfaces stay on the GPU follows what the map view can draw. */
   self->preview = shepard_preview_new ();

@@ -426,6 +426,29 @@ test_status_bar_is_short (void)
   close_window (window);
 }
 
+static double
+x_in_window (ShepardWindow *window, const char *name)
+{
+  graphene_point_t point;
+
+  g_assert_true (gtk_widget_compute_point (window_child (window, name), GTK_WIDGET (window),
+                                           &GRAPHENE_POINT_INIT (0, 0), &point));
+  return point.x;
+}
+
+/* The layer, method and display sections are separate grids; their value columns still start at one x. */
+static void
+test_side_panel_columns_line_up (void)
+{
+  ShepardWindow *window = new_window_with_meuse ();
+  double field = x_in_window (window, "field_dropdown");
+
+  g_test_message ("value column at x %.0f", field);
+  g_assert_cmpfloat (x_in_window (window, "method_dropdown"), ==, field);
+  g_assert_cmpfloat (x_in_window (window, "ramp_dropdown"), ==, field);
+  close_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -452,6 +475,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/state/invalid-parameters-mark-stale", test_invalid_parameters_mark_stale);
   g_test_add_func ("/ui/state/reset-parameters", test_reset_parameters);
   g_test_add_func ("/ui/state/status-bar-is-short", test_status_bar_is_short);
+  g_test_add_func ("/ui/state/side-panel-columns-line-up", test_side_panel_columns_line_up);
   int status = g_test_run ();
   g_object_unref (application);
   return status;
