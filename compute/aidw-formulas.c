@@ -25,6 +25,7 @@ shepard_params_init_aidw (shepard_params *params)
     .area_mode = SHEPARD_AREA_BOUNDING_BOX,
     .area = 0.0,
     .neighbors = SHEPARD_NEIGHBORS_ALL,
+    .rexp = SHEPARD_REXP_NEAREST,
   };
 }
 
@@ -57,6 +58,8 @@ shepard_params_validate (const shepard_params *params, shepard_error *error)
       if (!isfinite (params->r_max) || params->r_max <= params->r_min)
         return shepard_fail (error, invalid, "Rmax (%g) must be greater than Rmin (%g).", params->r_max,
                              params->r_min);
+      if (params->rexp != SHEPARD_REXP_NEAREST && params->rexp != SHEPARD_REXP_KNN)
+        return shepard_fail (error, invalid, "Unknown r_exp mode %d.", (int) params->rexp);
       switch (params->area_mode)
         {
         case SHEPARD_AREA_BOUNDING_BOX:
@@ -77,6 +80,12 @@ double
 shepard_aidw_expected_distance (size_t n_points, double area)
 {
   return shepard_formula_expected_distance ((double) n_points, area);
+}
+
+double
+shepard_aidw_expected_knn_distance (size_t n_points, double area, int k)
+{
+  return shepard_formula_expected_knn_distance ((double) n_points, area, k);
 }
 
 double

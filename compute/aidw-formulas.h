@@ -17,6 +17,23 @@ shepard_formula_expected_distance (double n_points, double area)
   return 1.0 / (2.0 * sqrt (n_points / area));
 }
 
+/* The CSR expectation of the mean distance to the k nearest of n points over an area A:
+ * (1/k) sum_{j=1..k} Gamma (j + 1/2) / (Gamma (j) sqrt (pi n / A)). The ratio Gamma (j + 1/2) / Gamma (j) starts at
+ * sqrt (pi) / 2 and grows by (j + 1/2) / j, so no Gamma function is evaluated; at k = 1 this is the expected distance
+ * above. */
+static inline SHEPARD_HOST_DEVICE double
+shepard_formula_expected_knn_distance (double n_points, double area, int k)
+{
+  const double pi = 3.14159265358979323846;
+  double ratio = 0.5 * sqrt (pi), sum = 0.0;
+  for (int j = 1; j <= k; j++)
+    {
+      sum += ratio;
+      ratio *= ((double) j + 0.5) / (double) j;
+    }
+  return sum / ((double) k * sqrt (pi * n_points / area));
+}
+
 static inline SHEPARD_HOST_DEVICE double
 shepard_formula_membership (double r, double r_min, double r_max)
 {

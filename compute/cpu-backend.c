@@ -29,11 +29,20 @@ typedef struct {
   double *sum_w, *sum_wz;
 } worker_scratch;
 
+/* Cross-validation's side of a job: query i is data point i, which leaves out every point of its fold. */
+typedef struct {
+  const shepard_holdout *holdout;
+  const uint32_t *labels;        /* the fold of each data point, padded and aligned as the float copies */
+  const uint32_t *sorted_labels; /* the same in the even grid's sorted order */
+  double r_exp_large_local, r_exp_small_local;
+} holdout_job;
+
 typedef struct {
   const shepard_cpu_backend *backend;
   const shepard_params *params;
   const shepard_query_set *queries;
   const shepard_outputs *outputs;
+  const holdout_job *holdout; /* NULL: interpolation */
   double r_exp_local;
   double coincident_d2_local;
   size_t k_search; /* neighbours each query needs from the grid */
@@ -85,8 +94,10 @@ whole_power_of (double exponent)
   return p == floor (p) && p >= 1.0 && p <= 16.0 ? (int) p : 0;
 }
 
-static double
-all_points_float64 (const shepard_point_set *points, double qx, double qy, double d2_nearest, double exponent)
+/* The sums of w and w z over every point, or (labels set) every point whose label differs from `excluded`. */
+static inline __attribute__ ((always_inline)) void
+all_points_sums (const shepard_point_set *points, const uint32_t *labels, uint32_t excluded, double qx, double qy,
+                 double d2_nearest, double exponent, double *sum_w_out, double *sum_wz_out)
 {
   int whole_power = whole_power_of (exponent);
   double sum_w = 0.0, sum_wz = 0.0;
@@ -97,6 +108,8 @@ all_points_float64 (const shepard_point_set *points, double qx, double qy, doubl
       double block_w = 0.0, block_wz = 0.0;
       for (size_t i = block; i < end; i++)
         {
+          if (labels && labels[i] == excluded)
+            continue;
           double dx = points->x[i] - qx, dy = points->y[i] - qy;
           double w = relative_weight (dx * dx + dy * dy, d2_nearest, exponent, whole_power);
           block_w += w;
@@ -105,7 +118,50 @@ all_points_float64 (const shepard_point_set *points, double qx, double qy, doubl
       sum_w += block_w;
       sum_wz += block_wz;
     }
+  *sum_w_out = sum_w;
+  *sum_wz_out = sum_wz;
+}
+
+static double
+all_points_float64 (const shepard_point_set *points, double qx, double qy, double d2_nearest, double exponent)
+{
+  double sum_w, sum_wz;
+  all_points_sums (points, NULL, 0, qx, qy, d2_nearest, exponent, &sum_w, &sum_wz);
   return sum_wz / sum_w;
+}
+
+static double
+all_points_float64_excluding (const shepard_point_set *points, const uint32_t *labels, uint32_t excluded, double qx,
+                              double qy, double d2_nearest, double exponent)
+{
+  double sum_w, sum_wz;
+  all_points_sums (points, labels, excluded, qx, qy, d2_nearest, exponent, &sum_w, &sum_wz);
+  return sum_wz / sum_w;
+}
+
+/* Where query i is, in the local frame: a cell centre, a given point, or (cross-validation) data point i. */
+static void
+query_position (const interpolation_job *job, size_t i, double *qx, double *qy)
+{
+  const shepard_point_set *points = job->backend->points;
+  if (job->holdout)
+    {
+      *qx = points->x[i];
+      *qy = points->y[i];
+    }
+  else
+    query_local (job->queries, points, i, qx, qy);
+}
+
+static double
+all_points_for_query (const interpolation_job *job, size_t i, uint32_t label, double d2_nearest, double exponent)
+{
+  double qx, qy;
+  query_position (job, i, &qx, &qy);
+  if (job->holdout)
+    return all_points_float64_excluding (job->backend->points, job->holdout->labels, label, qx, qy, d2_nearest,
+                                         exponent);
+  return all_points_float64 (job->backend->points, qx, qy, d2_nearest, exponent);
 }
 
 static double
@@ -134,7 +190,7 @@ finish_float32_batch (const interpolation_job *job, worker_scratch *scratch, siz
     }
   shepard_kernel_points kernel_points = {
     backend->points->x_hi, backend->points->x_lo, backend->points->y_hi, backend->points->y_lo, backend->points->z32,
-    backend->points->n,
+    job->holdout ? job->holdout->labels : NULL, backend->points->n,
   };
   bool inverse_square = job->params->method == SHEPARD_METHOD_IDW && job->params->power == 2.0;
   backend->kernels->weighted_sums (&kernel_points, scratch->batch, batch_size,
@@ -147,12 +203,8 @@ finish_float32_batch (const interpolation_job *job, worker_scratch *scratch, siz
       if (sum_w >= FLOAT32_SUM_MIN && sum_w <= FLOAT32_SUM_MAX && isfinite (scratch->sum_wz[b]))
         job->outputs->values[i] = scratch->sum_wz[b] / sum_w;
       else
-        {
-          double qx, qy;
-          query_local (job->queries, backend->points, i, &qx, &qy);
-          job->outputs->values[i] = all_points_float64 (backend->points, qx, qy, scratch->batch_nearest_d2[b],
+        job->outputs->values[i] = all_points_for_query (job, i, scratch->batch[b].label, scratch->batch_nearest_d2[b],
                                                         scratch->batch_exponent[b]);
-        }
     }
 }
 
@@ -163,19 +215,31 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
   const shepard_cpu_backend *backend = job->backend;
   const shepard_point_set *points = backend->points;
   const shepard_params *params = job->params;
+  const holdout_job *holdout = job->holdout;
   worker_scratch *scratch = &job->scratch[worker];
   bool aidw = params->method == SHEPARD_METHOD_AIDW;
-  size_t k_density = aidw ? ((size_t) params->k < points->n ? (size_t) params->k : points->n) : 0;
-  size_t n_weighted = params->neighbors == SHEPARD_NEIGHBORS_ALL ? points->n : (size_t) params->neighbors;
-  if (n_weighted > points->n)
-    n_weighted = points->n;
   size_t batch_size = 0;
 
   for (size_t i = begin; i < end; i++)
     {
-      double qx, qy;
-      query_local (job->queries, points, i, &qx, &qy);
-      shepard_even_grid_nearest (backend->grid, qx, qy, job->k_search, scratch->d2, scratch->index);
+      double qx, qy, r_exp_local = job->r_exp_local;
+      uint32_t label = 0;
+      size_t found;
+      query_position (job, i, &qx, &qy);
+      if (holdout)
+        {
+          label = holdout->labels[i];
+          r_exp_local = label < holdout->holdout->large_folds ? holdout->r_exp_large_local
+                                                              : holdout->r_exp_small_local;
+          found = shepard_even_grid_nearest_excluding (backend->grid, holdout->sorted_labels, label, qx, qy,
+                                                       job->k_search, scratch->d2, scratch->index);
+        }
+      else
+        found = shepard_even_grid_nearest (backend->grid, qx, qy, job->k_search, scratch->d2, scratch->index);
+      size_t k_density = aidw && (size_t) params->k < found ? (size_t) params->k : found;
+      size_t n_weighted = params->neighbors == SHEPARD_NEIGHBORS_ALL || (size_t) params->neighbors > found
+                            ? found
+                            : (size_t) params->neighbors;
 
       double exponent = -0.5 * params->power;
       if (aidw)
@@ -184,7 +248,7 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
           for (size_t j = 0; j < k_density; j++)
             r_obs += sqrt (scratch->d2[j]);
           r_obs /= (double) k_density;
-          double mu = shepard_aidw_membership (r_obs / job->r_exp_local, params->r_min, params->r_max);
+          double mu = shepard_aidw_membership (r_obs / r_exp_local, params->r_min, params->r_max);
           double alpha = shepard_aidw_alpha (mu, params->alpha);
           exponent = -0.5 * alpha;
           if (job->outputs->alpha)
@@ -198,14 +262,19 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
       if (scratch->d2[0] <= job->coincident_d2_local)
         {
           size_t count;
-          double sum = shepard_even_grid_sum_within (backend->grid, points->z, qx, qy, job->coincident_d2_local,
-                                                     &count);
+          double sum = holdout ? shepard_even_grid_sum_within_excluding (backend->grid, holdout->sorted_labels, label,
+                                                                         points->z, qx, qy,
+                                                                         job->coincident_d2_local, &count)
+                               : shepard_even_grid_sum_within (backend->grid, points->z, qx, qy,
+                                                               job->coincident_d2_local, &count);
           job->outputs->values[i] = sum / (double) count;
         }
       else if (params->neighbors != SHEPARD_NEIGHBORS_ALL)
         job->outputs->values[i] = nearest_float64 (points, scratch->d2, scratch->index, n_weighted, exponent);
       else if (backend->precision == SHEPARD_PRECISION_FLOAT64)
-        job->outputs->values[i] = all_points_float64 (points, qx, qy, scratch->d2[0], exponent);
+        job->outputs->values[i] = holdout ? all_points_float64_excluding (points, holdout->labels, label, qx, qy,
+                                                                          scratch->d2[0], exponent)
+                                          : all_points_float64 (points, qx, qy, scratch->d2[0], exponent);
       else
         {
           shepard_kernel_query *query = &scratch->batch[batch_size];
@@ -214,6 +283,7 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
           query->y_hi = (float) qy;
           query->y_lo = (float) (qy - (double) query->y_hi);
           query->exponent = (float) exponent;
+          query->label = label;
           scratch->batch_query[batch_size] = i;
           scratch->batch_nearest_d2[batch_size] = scratch->d2[0];
           scratch->batch_exponent[batch_size] = exponent;
@@ -272,6 +342,14 @@ alloc_scratch (int threads, size_t k, size_t chunk)
   return scratch;
 }
 
+/* The larger side of the points' bounding box in the local frame: what the coincident tolerance is relative to. */
+static double
+extent_local_of (const shepard_point_set *points)
+{
+  double extent = fmax (points->x_max - points->x_min, points->y_max - points->y_min) * points->scale;
+  return extent > 0.0 ? extent : points->scale;
+}
+
 static size_t
 chunk_for (double pairs_per_chunk, size_t n_points)
 {
@@ -283,11 +361,13 @@ chunk_for (double pairs_per_chunk, size_t n_points)
   return (size_t) queries;
 }
 
-shepard_status
-shepard_cpu_interpolate (const shepard_cpu_backend *backend, const shepard_params *params, double r_exp,
-                         const shepard_query_set *queries, const shepard_outputs *outputs,
-                         shepard_progress_fn progress, void *progress_data, shepard_error *error)
+/* The queries of job (queries, outputs, holdout and r_exp already set) on the backend's threads. */
+static shepard_status
+run_queries (interpolation_job *job, const char *message, shepard_progress_fn progress, void *progress_data,
+             shepard_error *error)
 {
+  const shepard_cpu_backend *backend = job->backend;
+  const shepard_params *params = job->params;
   const shepard_point_set *points = backend->points;
   size_t k_search = 1;
   if (params->method == SHEPARD_METHOD_AIDW)
@@ -310,25 +390,191 @@ shepard_cpu_interpolate (const shepard_cpu_backend *backend, const shepard_param
   if (!scratch)
     return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the interpolation buffers.");
 
-  double extent_local = fmax (points->x_max - points->x_min, points->y_max - points->y_min) * points->scale;
-  if (!(extent_local > 0.0))
-    extent_local = points->scale;
-  double coincident = SHEPARD_COINCIDENT_TOLERANCE * extent_local;
+  double coincident = SHEPARD_COINCIDENT_TOLERANCE * extent_local_of (points);
+  job->coincident_d2_local = coincident * coincident;
+  job->k_search = k_search;
+  job->scratch = scratch;
+  shepard_status status = shepard_parallel_for (threads, job->queries->count, chunk, interpolate_chunk, job, progress,
+                                                progress_data, message, error);
+  free_scratch (scratch, threads);
+  return status;
+}
+
+shepard_status
+shepard_cpu_interpolate (const shepard_cpu_backend *backend, const shepard_params *params, double r_exp,
+                         const shepard_query_set *queries, const shepard_outputs *outputs,
+                         shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
   interpolation_job job = {
     .backend = backend,
     .params = params,
     .queries = queries,
     .outputs = outputs,
-    .r_exp_local = r_exp * points->scale,
-    .coincident_d2_local = coincident * coincident,
-    .k_search = k_search,
-    .scratch = scratch,
+    .r_exp_local = r_exp * backend->points->scale,
   };
   const char *message = params->method == SHEPARD_METHOD_AIDW ? "Interpolating (AIDW)" : "Interpolating (IDW)";
-  shepard_status status = shepard_parallel_for (threads, queries->count, chunk, interpolate_chunk, &job, progress,
-                                                progress_data, message, error);
-  free_scratch (scratch, threads);
+  return run_queries (&job, message, progress, progress_data, error);
+}
+
+shepard_status
+shepard_cpu_cross_validate (const shepard_cpu_backend *backend, const shepard_params *params,
+                            const shepard_holdout *holdout, double *prediction, double *alpha,
+                            shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  const shepard_point_set *points = backend->points;
+  const shepard_even_grid *grid = backend->grid;
+  /* Padded and aligned as the float copies of the points, which the SIMD kernels read alongside. */
+  size_t label_bytes = (points->n_padded * sizeof (uint32_t) + 63) / 64 * 64;
+  uint32_t *labels = aligned_alloc (64, label_bytes);
+  uint32_t *sorted_labels = malloc (points->n * sizeof *sorted_labels);
+  if (!labels || !sorted_labels)
+    {
+      free (labels);
+      free (sorted_labels);
+      return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to cross-validate %zu points.",
+                           points->n);
+    }
+  for (size_t i = 0; i < points->n_padded; i++)
+    labels[i] = i >= points->n ? UINT32_MAX : holdout->fold_of ? holdout->fold_of[i] : (uint32_t) i;
+  for (size_t slot = 0; slot < points->n; slot++)
+    sorted_labels[slot] = labels[grid->order[slot]];
+
+  holdout_job holdout_part = {
+    .holdout = holdout,
+    .labels = labels,
+    .sorted_labels = sorted_labels,
+    .r_exp_large_local = holdout->r_exp_large_fold * points->scale,
+    .r_exp_small_local = holdout->r_exp_small_fold * points->scale,
+  };
+  shepard_query_set queries = { .count = points->n };
+  shepard_outputs outputs = { .values = prediction, .alpha = alpha };
+  interpolation_job job = {
+    .backend = backend,
+    .params = params,
+    .queries = &queries,
+    .outputs = &outputs,
+    .holdout = &holdout_part,
+  };
+  const char *message = params->method == SHEPARD_METHOD_AIDW ? "Cross-validating (AIDW)"
+                                                               : "Cross-validating (IDW)";
+  shepard_status status = run_queries (&job, message, progress, progress_data, error);
+  free (labels);
+  free (sorted_labels);
   return status;
+}
+
+shepard_status
+shepard_cpu_explain (const shepard_cpu_backend *backend, const shepard_params *params, double r_exp, double x,
+                     double y, shepard_contribution *listed, size_t capacity, shepard_explanation *explanation,
+                     shepard_error *error)
+{
+  const shepard_point_set *points = backend->points;
+  bool aidw = params->method == SHEPARD_METHOD_AIDW;
+  size_t n = points->n;
+  size_t k_density = aidw ? ((size_t) params->k < n ? (size_t) params->k : n) : 0;
+  size_t n_weighted = params->neighbors == SHEPARD_NEIGHBORS_ALL || (size_t) params->neighbors > n
+                        ? n
+                        : (size_t) params->neighbors;
+  size_t n_listed = capacity < n ? capacity : n;
+  size_t k_search = k_density > n_listed ? k_density : n_listed;
+  if (params->neighbors != SHEPARD_NEIGHBORS_ALL && n_weighted > k_search)
+    k_search = n_weighted;
+  if (k_search < 1)
+    k_search = 1;
+  double *d2 = malloc (k_search * sizeof *d2);
+  size_t *index = malloc (k_search * sizeof *index);
+  if (!d2 || !index)
+    {
+      free (d2);
+      free (index);
+      return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to explain a value.");
+    }
+  double qx = (x - points->origin_x) * points->scale, qy = (y - points->origin_y) * points->scale;
+  shepard_even_grid_nearest (backend->grid, qx, qy, k_search, d2, index);
+
+  shepard_explanation result = {
+    .alpha = params->power,
+    .r_obs = NAN,
+    .r_exp = NAN,
+    .r = NAN,
+    .mu = NAN,
+    .k_density = (int) k_density,
+    .n_listed = n_listed,
+  };
+  if (aidw)
+    {
+      double r_obs = 0.0;
+      for (size_t j = 0; j < k_density; j++)
+        r_obs += sqrt (d2[j]);
+      r_obs /= (double) k_density;
+      double r_exp_local = r_exp * points->scale;
+      result.r_obs = r_obs / points->scale;
+      result.r_exp = r_exp;
+      result.r = r_obs / r_exp_local;
+      result.mu = shepard_aidw_membership (result.r, params->r_min, params->r_max);
+      result.alpha = shepard_aidw_alpha (result.mu, params->alpha);
+    }
+  double exponent = -0.5 * result.alpha;
+  double coincident = SHEPARD_COINCIDENT_TOLERANCE * extent_local_of (points);
+  double coincident_d2 = coincident * coincident;
+  for (size_t j = 0; j < n_listed; j++)
+    listed[j] = (shepard_contribution) {
+      .index = index[j],
+      .distance = sqrt (d2[j]) / points->scale,
+      .value = points->z[index[j]],
+    };
+
+  double listed_share = 0.0, listed_share_value = 0.0;
+  if (d2[0] <= coincident_d2)
+    {
+      /* On data points: their mean, each with an equal share. */
+      size_t count;
+      double sum = shepard_even_grid_sum_within (backend->grid, points->z, qx, qy, coincident_d2, &count);
+      result.coincident = true;
+      result.n_weighted = count;
+      result.value = sum / (double) count;
+      size_t listed_coincident = 0;
+      for (size_t j = 0; j < n_listed && d2[j] <= coincident_d2; j++)
+        {
+          listed[j].share = 1.0 / (double) count;
+          listed_share += listed[j].share;
+          listed_share_value += listed[j].share * listed[j].value;
+          listed_coincident++;
+        }
+      result.rest_count = count - listed_coincident;
+      result.rest_share = (double) result.rest_count / (double) count;
+      result.rest_share_value = result.value - listed_share_value;
+    }
+  else
+    {
+      int whole_power = whole_power_of (exponent);
+      double sum_w = 0.0, sum_wz = 0.0;
+      if (params->neighbors != SHEPARD_NEIGHBORS_ALL)
+        for (size_t j = 0; j < n_weighted; j++)
+          {
+            double w = relative_weight (d2[j], d2[0], exponent, whole_power);
+            sum_w += w;
+            sum_wz += w * points->z[index[j]];
+          }
+      else
+        all_points_sums (points, NULL, 0, qx, qy, d2[0], exponent, &sum_w, &sum_wz);
+      result.n_weighted = n_weighted;
+      result.value = sum_wz / sum_w;
+      for (size_t j = 0; j < n_listed && j < n_weighted; j++)
+        {
+          listed[j].share = relative_weight (d2[j], d2[0], exponent, whole_power) / sum_w;
+          listed_share += listed[j].share;
+          listed_share_value += listed[j].share * listed[j].value;
+        }
+      result.rest_count = n_weighted > n_listed ? n_weighted - n_listed : 0;
+      /* What the listed points leave: exact sums, so listed + rest adds up to 1 and to the value. */
+      result.rest_share = result.rest_count > 0 ? 1.0 - listed_share : 0.0;
+      result.rest_share_value = result.rest_count > 0 ? result.value - listed_share_value : 0.0;
+    }
+  *explanation = result;
+  free (d2);
+  free (index);
+  return SHEPARD_OK;
 }
 
 typedef struct {

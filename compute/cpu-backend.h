@@ -22,10 +22,30 @@ typedef struct {
   size_t count;
 } shepard_query_set;
 
+/* Cross-validation: the queries are the data points themselves, each predicted from the points outside its fold. */
+typedef struct {
+  const uint32_t *fold_of; /* per data point, in the order given; NULL: leave-one-out, each point its own fold */
+  uint32_t folds;          /* folds [0, large_folds) hold one point more than the others */
+  uint32_t large_folds;
+  /* AIDW's r_exp (given units) for the points outside a large fold and outside a small one (the same for LOO) */
+  double r_exp_large_fold, r_exp_small_fold;
+} shepard_holdout;
+
 /* params are valid; r_exp is AIDW's expected nearest-neighbour distance in given units (ignored for IDW). */
 shepard_status shepard_cpu_interpolate (const shepard_cpu_backend *backend, const shepard_params *params, double r_exp,
                                         const shepard_query_set *queries, const shepard_outputs *outputs,
                                         shepard_progress_fn progress, void *progress_data, shepard_error *error);
+
+/* Predicts every data point from the points outside its fold: prediction and alpha (either may be NULL), n each.
+ * params are valid and leave at least one point beyond the k nearest in every training set. */
+shepard_status shepard_cpu_cross_validate (const shepard_cpu_backend *backend, const shepard_params *params,
+                                           const shepard_holdout *holdout, double *prediction, double *alpha,
+                                           shepard_progress_fn progress, void *progress_data, shepard_error *error);
+
+/* Explains one query in float64 (shepard_engine_explain); r_exp in given units. */
+shepard_status shepard_cpu_explain (const shepard_cpu_backend *backend, const shepard_params *params, double r_exp,
+                                    double x, double y, shepard_contribution *listed, size_t capacity,
+                                    shepard_explanation *explanation, shepard_error *error);
 
 shepard_status shepard_cpu_nearest (const shepard_cpu_backend *backend, const double *query_x, const double *query_y,
                                     size_t n_queries, size_t k, double *squared_distances, size_t *indices,

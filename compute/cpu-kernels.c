@@ -3,6 +3,7 @@
  * extensions so that one source serves SSE2, AVX2 and AVX-512; only the reciprocal estimate needs intrinsics. */
 #include "cpu-kernels.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -152,9 +153,19 @@ load (const float *p)
   vfloat d2 = dx * dx + dy * dy;                                                                                      \
   vfloat w = (form) == SHEPARD_WEIGHT_INVERSE_SQUARE ? reciprocal (d2) : exp2_of ((exponent) * log2_positive (d2));
 
-static inline void
+/* Lanes whose point is of the query's fold weigh nothing; with excluding false the compiler drops the test. */
+static inline vint
+kept_lanes (const shepard_kernel_points *points, const shepard_kernel_query *query, bool excluding, size_t at)
+{
+  if (!excluding)
+    return (vint) {} - 1;
+  return (vint) (*(const vuint *) (points->labels + at) != (vuint) {} + query->label);
+}
+
+static inline __attribute__ ((always_inline)) void
 tile_sums (const shepard_kernel_points *points, size_t begin, size_t end, size_t full_end,
-           const shepard_kernel_query *query, shepard_weight_form form, double *sum_w, double *sum_wz)
+           const shepard_kernel_query *query, shepard_weight_form form, bool excluding, double *sum_w,
+           double *sum_wz)
 {
   const vfloat qx_hi = splat (query->x_hi), qx_lo = splat (query->x_lo);
   const vfloat qy_hi = splat (query->y_hi), qy_lo = splat (query->y_lo);
@@ -164,6 +175,8 @@ tile_sums (const shepard_kernel_points *points, size_t begin, size_t end, size_t
   for (size_t i = begin; i < last; i += LANES)
     {
       PAIR_WEIGHTS (form, exponent, i)
+      /* A held-out point at the query's own place weighs infinity: masking turns it into 0, not NaN. */
+      w = (vfloat) ((vint) w & kept_lanes (points, query, excluding, i));
       sw += w;
       swz += w * load (points->z + i);
     }
@@ -175,7 +188,7 @@ tile_sums (const shepard_kernel_points *points, size_t begin, size_t end, size_t
         lane[l] = l;
       vint real = lane < (vint) {} + (int32_t) (points->n - full_end);
       PAIR_WEIGHTS (form, exponent, full_end)
-      w = (vfloat) ((vint) w & real);
+      w = (vfloat) ((vint) w & real & kept_lanes (points, query, excluding, full_end));
       sw += w;
       swz += w * load (points->z + full_end);
     }
@@ -192,12 +205,21 @@ KERNEL_NAME (shepard_weighted_sums) (const shepard_kernel_points *points, const 
   for (size_t tile = 0; tile < padded_end; tile += TILE_POINTS)
     {
       size_t end = tile + TILE_POINTS < padded_end ? tile + TILE_POINTS : padded_end;
-      /* Two specialised loops: the compiler drops the unused weight form from each. */
-      if (form == SHEPARD_WEIGHT_INVERSE_SQUARE)
+      /* Specialised loops: the compiler drops the unused weight form and the unused fold test from each. */
+      bool excluding = points->labels != NULL;
+      if (form == SHEPARD_WEIGHT_INVERSE_SQUARE && !excluding)
         for (size_t q = 0; q < n_queries; q++)
-          tile_sums (points, tile, end, full_end, &queries[q], SHEPARD_WEIGHT_INVERSE_SQUARE, &sum_w[q], &sum_wz[q]);
+          tile_sums (points, tile, end, full_end, &queries[q], SHEPARD_WEIGHT_INVERSE_SQUARE, false, &sum_w[q],
+                     &sum_wz[q]);
+      else if (form == SHEPARD_WEIGHT_INVERSE_SQUARE)
+        for (size_t q = 0; q < n_queries; q++)
+          tile_sums (points, tile, end, full_end, &queries[q], SHEPARD_WEIGHT_INVERSE_SQUARE, true, &sum_w[q],
+                     &sum_wz[q]);
+      else if (!excluding)
+        for (size_t q = 0; q < n_queries; q++)
+          tile_sums (points, tile, end, full_end, &queries[q], SHEPARD_WEIGHT_POWER, false, &sum_w[q], &sum_wz[q]);
       else
         for (size_t q = 0; q < n_queries; q++)
-          tile_sums (points, tile, end, full_end, &queries[q], SHEPARD_WEIGHT_POWER, &sum_w[q], &sum_wz[q]);
+          tile_sums (points, tile, end, full_end, &queries[q], SHEPARD_WEIGHT_POWER, true, &sum_w[q], &sum_wz[q]);
     }
 }

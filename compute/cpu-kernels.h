@@ -6,15 +6,20 @@
 #define SHEPARD_CPU_KERNELS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct {
   const float *x_hi, *x_lo, *y_hi, *y_lo, *z; /* 64-byte aligned, readable up to a multiple of 16 points */
+  /* Cross-validation: each point's fold, as aligned and readable as the coordinates; a query weighs no point of its
+   * own fold. NULL: every point weighs. */
+  const uint32_t *labels;
   size_t n;
 } shepard_kernel_points;
 
 typedef struct {
   float x_hi, x_lo, y_hi, y_lo;
   float exponent; /* w = (d^2)^exponent, that is -p/2 */
+  uint32_t label; /* the fold the query leaves out, when points->labels is set */
 } shepard_kernel_query;
 
 typedef enum {

@@ -83,12 +83,14 @@ void shepard_cuda_device_grid_free (shepard_device_grid *grid);
 shepard_status shepard_cuda_device_grid_reserve (shepard_device_grid *grid, size_t width, size_t height,
                                                  shepard_error *error);
 
-/* Copies width x height host values and alphas (computed on the CPU) in, as float32. */
+/* Copies width x height host values, alphas and r_obs (computed on the CPU; r_obs NULL: NaN) in, as float32. */
 shepard_status shepard_cuda_device_grid_upload (shepard_device_grid *grid, const double *values, const double *alpha,
-                                                shepard_error *error);
+                                                const double *r_obs, shepard_error *error);
 
 shepard_status shepard_cuda_device_grid_read (const shepard_device_grid *grid, size_t first, size_t count,
                                               float *values, float *alpha, shepard_error *error);
+shepard_status shepard_cuda_device_grid_read_plane (const shepard_device_grid *grid, shepard_plane plane, size_t first,
+                                                    size_t count, float *values, shepard_error *error);
 
 /* As shepard_cuda_interpolate over a raster, into target (already reserved for the grid's size). */
 shepard_status shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard_point_set *points,

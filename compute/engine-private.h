@@ -14,12 +14,12 @@
 /* Fills error (which may be NULL) and returns code, so that callers can write `return shepard_fail (...)`. */
 shepard_status shepard_fail (shepard_error *error, shepard_status code, const char *format, ...) SHEPARD_PRINTF (3, 4);
 
-/* shepard-engine.h's device grid: float32 values and alphas on one CUDA device, capacity cells reserved. Only the
- * CUDA backend makes and fills one; its fields are plain so that the engine reads them without CUDA. */
+/* shepard-engine.h's device grid: float32 values, alphas and r_obs on one CUDA device, capacity cells reserved. Only
+ * the CUDA backend makes and fills one; its fields are plain so that the engine reads them without CUDA. */
 struct shepard_device_grid {
   int device;
   size_t width, height, capacity;
-  float *values, *alpha;
+  float *values, *alpha, *r_obs;
 };
 
 /* a * b without overflow, or false. */

@@ -8,6 +8,7 @@
 #if SHEPARD_HAVE_CUDA
 #include "cuda-backend.h"
 #endif
+#include "cross-validation.h"
 #include "parallel.h"
 
 #include <math.h>
@@ -232,30 +233,29 @@ cpu_backend_of (const shepard_engine *engine)
   };
 }
 
-/* AIDW's r_exp = 1 / (2 sqrt (n / A)), with A by the parameters' area mode. */
+/* The area A of AIDW's study region by the parameters' area mode, over all the engine's points. */
 static shepard_status
-expected_distance (shepard_engine *engine, const shepard_params *params, double *r_exp, shepard_error *error)
+study_area (shepard_engine *engine, const shepard_params *params, double *area, shepard_error *error)
 {
   const shepard_point_set *points = &engine->points;
-  double area;
   const char *which;
   switch (params->area_mode)
     {
     case SHEPARD_AREA_GIVEN:
-      *r_exp = shepard_aidw_expected_distance (points->n, params->area);
+      *area = params->area;
       return SHEPARD_OK;
     case SHEPARD_AREA_CONVEX_HULL:
       /* Sorting a million points per call would slow every parameter change: the hull waits for new points. */
       if (isnan (engine->hull_area))
         engine->hull_area = shepard_point_set_hull_area (points);
-      area = engine->hull_area;
+      *area = engine->hull_area;
       which = "convex hull";
-      if (isnan (area))
+      if (isnan (*area))
         return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to compute the convex hull.");
       break;
     case SHEPARD_AREA_BOUNDING_BOX:
     default:
-      area = (points->x_max - points->x_min) * (points->y_max - points->y_min);
+      *area = (points->x_max - points->x_min) * (points->y_max - points->y_min);
       which = "bounding rectangle";
       break;
     }
@@ -264,12 +264,33 @@ expected_distance (shepard_engine *engine, const shepard_params *params, double 
                          "AIDW needs the area of the study region, but the %zu data point%s lie%s on one line or at "
                          "one spot and span no area. Give the study area in square map units (area=A).",
                          points->n, points->n == 1 ? "" : "s", points->n == 1 ? "s" : "");
-  if (!(area > 0.0))
+  if (!(*area > 0.0))
     return shepard_fail (error, SHEPARD_ERROR_DEGENERATE_AREA,
                          "AIDW needs the area of the study region, but the data points' %s has no area. Give the "
                          "study area in square map units (area=A).", which);
-  *r_exp = shepard_aidw_expected_distance (points->n, area);
   return SHEPARD_OK;
+}
+
+/* AIDW's r_exp for predictions made from n_points over the area A, by params->rexp. */
+static double
+expected_distance_for (const shepard_params *params, size_t n_points, double area)
+{
+  if (params->rexp == SHEPARD_REXP_KNN)
+    {
+      int k = (size_t) params->k < n_points ? params->k : (int) n_points;
+      return shepard_aidw_expected_knn_distance (n_points, area, k);
+    }
+  return shepard_aidw_expected_distance (n_points, area);
+}
+
+static shepard_status
+expected_distance (shepard_engine *engine, const shepard_params *params, double *r_exp, shepard_error *error)
+{
+  double area;
+  shepard_status status = study_area (engine, params, &area, error);
+  if (status == SHEPARD_OK)
+    *r_exp = expected_distance_for (params, engine->points.n, area);
+  return status;
 }
 
 /* Checks what every interpolation needs and finds AIDW's r_exp. */
@@ -304,7 +325,7 @@ interpolate (shepard_engine *engine, const shepard_params *params, const shepard
 {
   if (!params || !outputs || !outputs->values)
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters or the output buffer are missing.");
-  double r_exp;
+  double r_exp = 0.0;
   shepard_status status = prepare (engine, params, &r_exp, error);
   if (status != SHEPARD_OK)
     return status;
@@ -399,22 +420,25 @@ interpolate_on_cpu_to_device (shepard_engine *engine, const shepard_params *para
                               const shepard_query_set *queries, shepard_device_grid *target,
                               shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
+  bool aidw = params->method == SHEPARD_METHOD_AIDW;
   double *values = malloc (queries->count * sizeof (double));
   double *alpha = malloc (queries->count * sizeof (double));
+  double *r_obs = aidw ? malloc (queries->count * sizeof (double)) : NULL;
   shepard_status status;
-  if (!values || !alpha)
+  if (!values || !alpha || (aidw && !r_obs))
     status = shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for a %zu x %zu grid.",
                            queries->grid->width, queries->grid->height);
   else
     {
       shepard_cpu_backend backend = cpu_backend_of (engine);
-      shepard_outputs outputs = { .values = values, .alpha = alpha };
+      shepard_outputs outputs = { .values = values, .alpha = alpha, .r_obs = r_obs };
       status = shepard_cpu_interpolate (&backend, params, r_exp, queries, &outputs, progress, progress_data, error);
       if (status == SHEPARD_OK)
-        status = shepard_cuda_device_grid_upload (target, values, alpha, error);
+        status = shepard_cuda_device_grid_upload (target, values, alpha, r_obs, error);
     }
   free (values);
   free (alpha);
+  free (r_obs);
   return status;
 }
 #endif
@@ -435,7 +459,7 @@ shepard_engine_interpolate_grid_to_device (shepard_engine *engine, const shepard
   if (target->device != shepard_cuda_backend_device (engine->cuda))
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
                          "The device grid belongs to another GPU than the engine's; make it with this engine.");
-  double r_exp;
+  double r_exp = 0.0;
   status = prepare (engine, params, &r_exp, error);
   if (status == SHEPARD_OK)
     status = shepard_cuda_device_grid_reserve (target, grid->width, grid->height, error);
@@ -483,6 +507,23 @@ shepard_device_grid_alpha (const shepard_device_grid *grid)
   return grid->width > 0 ? grid->alpha : NULL;
 }
 
+const float *
+shepard_device_grid_plane (const shepard_device_grid *grid, shepard_plane plane)
+{
+  if (grid->width == 0)
+    return NULL;
+  switch (plane)
+    {
+    case SHEPARD_PLANE_VALUES:
+      return grid->values;
+    case SHEPARD_PLANE_ALPHA:
+      return grid->alpha;
+    case SHEPARD_PLANE_R_OBS:
+      return grid->r_obs;
+    }
+  return NULL;
+}
+
 shepard_status
 shepard_device_grid_read (const shepard_device_grid *grid, size_t first, size_t count, float *values, float *alpha,
                           shepard_error *error)
@@ -494,6 +535,22 @@ shepard_device_grid_read (const shepard_device_grid *grid, size_t first, size_t 
 #else
   (void) first;
   (void) alpha;
+  return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE, "This build of Shepard has no CUDA backend.");
+#endif
+}
+
+shepard_status
+shepard_device_grid_read_plane (const shepard_device_grid *grid, shepard_plane plane, size_t first, size_t count,
+                                float *values, shepard_error *error)
+{
+  if (!grid || (count > 0 && !values))
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The device grid or the output buffer is missing.");
+  if (plane != SHEPARD_PLANE_VALUES && plane != SHEPARD_PLANE_ALPHA && plane != SHEPARD_PLANE_R_OBS)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "Unknown grid plane %d.", (int) plane);
+#if SHEPARD_HAVE_CUDA
+  return shepard_cuda_device_grid_read_plane (grid, plane, first, count, values, error);
+#else
+  (void) first;
   return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE, "This build of Shepard has no CUDA backend.");
 #endif
 }
@@ -538,4 +595,128 @@ shepard_engine_nearest (shepard_engine *engine, const double *query_x, const dou
 #endif
   shepard_cpu_backend backend = cpu_backend_of (engine);
   return shepard_cpu_nearest (&backend, query_x, query_y, n_queries, (size_t) k, squared_distances, indices, error);
+}
+
+shepard_status
+shepard_engine_expected_distance (shepard_engine *engine, const shepard_params *params, double *r_exp,
+                                  shepard_error *error)
+{
+  if (!params || !r_exp)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters or the output are missing.");
+  shepard_status status = shepard_params_validate (params, error);
+  if (status != SHEPARD_OK)
+    return status;
+  if (!engine->has_points)
+    return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points: load a layer first.");
+  return expected_distance (engine, params, r_exp, error);
+}
+
+/* The folds as the backends take them: uint32 labels, NULL for leave-one-out; and r_exp per training set size. */
+static shepard_status
+plan_holdout (shepard_engine *engine, const shepard_params *params, size_t folds, size_t fold_count,
+              const size_t *fold_of, uint32_t **labels, shepard_holdout *holdout, shepard_error *error)
+{
+  size_t n = engine->points.n;
+  *labels = NULL;
+  *holdout = (shepard_holdout) { .folds = (uint32_t) fold_count, .large_folds = (uint32_t) (n % fold_count) };
+  if (folds != SHEPARD_FOLDS_LEAVE_ONE_OUT)
+    {
+      *labels = malloc (n * sizeof **labels);
+      if (!*labels)
+        return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the folds of %zu points.",
+                             n);
+      for (size_t i = 0; i < n; i++)
+        (*labels)[i] = (uint32_t) fold_of[i];
+      holdout->fold_of = *labels;
+    }
+  if (params->method != SHEPARD_METHOD_AIDW)
+    return SHEPARD_OK;
+  /* The region studied stays that of all n points; only the count a prediction rests on shrinks. */
+  double area;
+  shepard_status status = study_area (engine, params, &area, error);
+  if (status != SHEPARD_OK)
+    return status;
+  size_t large_training, small_training;
+  shepard_cv_training_sizes (n, fold_count, &large_training, &small_training);
+  holdout->r_exp_large_fold = expected_distance_for (params, large_training, area);
+  holdout->r_exp_small_fold = expected_distance_for (params, small_training, area);
+  return SHEPARD_OK;
+}
+
+shepard_status
+shepard_engine_cross_validate (shepard_engine *engine, const shepard_params *params, size_t folds, uint64_t seed,
+                               const shepard_cv_outputs *outputs, shepard_cv_summary *summary,
+                               shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  if (!params)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters are missing.");
+  shepard_status status = shepard_params_validate (params, error);
+  if (status != SHEPARD_OK)
+    return status;
+  if (!engine->has_points)
+    return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points to cross-validate: load a layer "
+                         "with at least 3 points.");
+  size_t n = engine->points.n, fold_count;
+  status = shepard_cv_fold_count (n, folds, params, &fold_count, error);
+  if (status != SHEPARD_OK)
+    return status;
+
+  shepard_cv_outputs none = { 0 };
+  if (!outputs)
+    outputs = &none;
+  size_t *fold_of = outputs->fold ? outputs->fold : NULL;
+  double *prediction = outputs->prediction ? outputs->prediction : malloc (n * sizeof *prediction);
+  if (!fold_of && folds != SHEPARD_FOLDS_LEAVE_ONE_OUT)
+    fold_of = malloc (n * sizeof *fold_of);
+  uint32_t *labels = NULL;
+  if (!prediction || (!fold_of && folds != SHEPARD_FOLDS_LEAVE_ONE_OUT))
+    status = shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to cross-validate %zu points.", n);
+  if (status == SHEPARD_OK && fold_of)
+    {
+      if (folds == SHEPARD_FOLDS_LEAVE_ONE_OUT)
+        for (size_t i = 0; i < n; i++)
+          fold_of[i] = i;
+      else
+        shepard_cv_assign_folds (n, fold_count, seed, fold_of);
+    }
+  shepard_holdout holdout;
+  if (status == SHEPARD_OK)
+    status = plan_holdout (engine, params, folds, fold_count, fold_of, &labels, &holdout, error);
+  if (status == SHEPARD_OK)
+    {
+      shepard_cpu_backend backend = cpu_backend_of (engine);
+      status = shepard_cpu_cross_validate (&backend, params, &holdout, prediction, outputs->alpha, progress,
+                                           progress_data, error);
+    }
+  if (status == SHEPARD_OK)
+    {
+      if (outputs->residual)
+        for (size_t i = 0; i < n; i++)
+          outputs->residual[i] = prediction[i] - engine->points.z[i];
+      if (summary)
+        shepard_cv_summarise (engine->points.z, prediction, n, summary);
+    }
+  free (labels);
+  if (prediction != outputs->prediction)
+    free (prediction);
+  if (fold_of != outputs->fold)
+    free (fold_of);
+  return status;
+}
+
+shepard_status
+shepard_engine_explain (shepard_engine *engine, const shepard_params *params, double x, double y,
+                        shepard_contribution *listed, size_t capacity, shepard_explanation *explanation,
+                        shepard_error *error)
+{
+  if (!params || !explanation || (capacity > 0 && !listed))
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters or the output buffers are missing.");
+  if (!isfinite (x) || !isfinite (y))
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The query point (%g, %g) is not finite.", x, y);
+  double r_exp = 0.0;
+  shepard_status status = prepare (engine, params, &r_exp, error);
+  if (status != SHEPARD_OK)
+    return status;
+  shepard_cpu_backend backend = cpu_backend_of (engine);
+  return shepard_cpu_explain (&backend, params, r_exp, x, y, listed, capacity, explanation, error);
 }

@@ -210,12 +210,17 @@ sorted_offer (neighbour_heap *list, double d2, size_t index)
   list->index[at] = index;
 }
 
+/* sorted_label NULL: every point counts; else the points labelled `excluded` are passed over. The two searches
+ * below each inline their own copy, so the plain one pays nothing for the labels. */
 static inline void
-visit_cell (const shepard_even_grid *grid, size_t cell, double qx, double qy, neighbour_heap *list)
+visit_cell (const shepard_even_grid *grid, const uint32_t *sorted_label, uint32_t excluded, size_t cell, double qx,
+            double qy, neighbour_heap *list)
 {
   bool sorted = list->capacity <= SORTED_LIST_MAX;
   for (size_t slot = grid->cell_start[cell]; slot < grid->cell_start[cell + 1]; slot++)
     {
+      if (sorted_label && sorted_label[slot] == excluded)
+        continue;
       double dx = grid->sx[slot] - qx, dy = grid->sy[slot] - qy;
       if (sorted)
         sorted_offer (list, dx * dx + dy * dy, grid->order[slot]);
@@ -224,8 +229,9 @@ visit_cell (const shepard_even_grid *grid, size_t cell, double qx, double qy, ne
     }
 }
 
-size_t
-shepard_even_grid_nearest (const shepard_even_grid *grid, double qx, double qy, size_t k, double *d2, size_t *index)
+static inline __attribute__ ((always_inline)) size_t
+nearest_search (const shepard_even_grid *grid, const uint32_t *sorted_label, uint32_t excluded, double qx, double qy,
+                size_t k, double *d2, size_t *index)
 {
   if (k > grid->n)
     k = grid->n;
@@ -250,13 +256,13 @@ shepard_even_grid_nearest (const shepard_even_grid *grid, double qx, double qy, 
           size_t row = (size_t) j * grid->nx;
           if (j == j_lo || j == j_hi)
             for (long i = i_first; i <= i_last; i++)
-              visit_cell (grid, row + (size_t) i, qx, qy, &heap);
+              visit_cell (grid, sorted_label, excluded, row + (size_t) i, qx, qy, &heap);
           else
             {
               if (i_lo >= 0)
-                visit_cell (grid, row + (size_t) i_lo, qx, qy, &heap);
+                visit_cell (grid, sorted_label, excluded, row + (size_t) i_lo, qx, qy, &heap);
               if (i_hi < nx)
-                visit_cell (grid, row + (size_t) i_hi, qx, qy, &heap);
+                visit_cell (grid, sorted_label, excluded, row + (size_t) i_hi, qx, qy, &heap);
             }
         }
 
@@ -283,12 +289,26 @@ shepard_even_grid_nearest (const shepard_even_grid *grid, double qx, double qy, 
     }
   if (k > SORTED_LIST_MAX)
     heap_sort_ascending (&heap);
-  return k;
+  /* Fewer than k only when labels left too few points. */
+  return heap.size;
 }
 
-double
-shepard_even_grid_sum_within (const shepard_even_grid *grid, const double *z, double qx, double qy, double r2,
-                              size_t *count)
+size_t
+shepard_even_grid_nearest (const shepard_even_grid *grid, double qx, double qy, size_t k, double *d2, size_t *index)
+{
+  return nearest_search (grid, NULL, 0, qx, qy, k, d2, index);
+}
+
+size_t
+shepard_even_grid_nearest_excluding (const shepard_even_grid *grid, const uint32_t *sorted_label, uint32_t excluded,
+                                     double qx, double qy, size_t k, double *d2, size_t *index)
+{
+  return nearest_search (grid, sorted_label, excluded, qx, qy, k, d2, index);
+}
+
+static inline __attribute__ ((always_inline)) double
+sum_within (const shepard_even_grid *grid, const uint32_t *sorted_label, uint32_t excluded, const double *z,
+            double qx, double qy, double r2, size_t *count)
 {
   double radius = sqrt (r2) + 1e-9 * grid->cell_size;
   double inverse = 1.0 / grid->cell_size;
@@ -304,6 +324,8 @@ shepard_even_grid_sum_within (const shepard_even_grid *grid, const double *z, do
         size_t cell = j * grid->nx + i;
         for (size_t slot = grid->cell_start[cell]; slot < grid->cell_start[cell + 1]; slot++)
           {
+            if (sorted_label && sorted_label[slot] == excluded)
+              continue;
             double dx = grid->sx[slot] - qx, dy = grid->sy[slot] - qy;
             if (dx * dx + dy * dy <= r2)
               {
@@ -314,4 +336,19 @@ shepard_even_grid_sum_within (const shepard_even_grid *grid, const double *z, do
       }
   *count = found;
   return sum;
+}
+
+double
+shepard_even_grid_sum_within (const shepard_even_grid *grid, const double *z, double qx, double qy, double r2,
+                              size_t *count)
+{
+  return sum_within (grid, NULL, 0, z, qx, qy, r2, count);
+}
+
+double
+shepard_even_grid_sum_within_excluding (const shepard_even_grid *grid, const uint32_t *sorted_label,
+                                        uint32_t excluded, const double *z, double qx, double qy, double r2,
+                                        size_t *count)
+{
+  return sum_within (grid, sorted_label, excluded, z, qx, qy, r2, count);
 }

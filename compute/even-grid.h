@@ -7,6 +7,8 @@
 
 #include "shepard-engine.h"
 
+#include <stdint.h>
+
 typedef struct {
   double x0, y0;        /* lower-left corner of cell (0, 0) */
   double cell_size;
@@ -34,5 +36,15 @@ size_t shepard_even_grid_nearest (const shepard_even_grid *grid, double qx, doub
 /* Sum of z over the points within squared distance r2 of (qx, qy), and their count. */
 double shepard_even_grid_sum_within (const shepard_even_grid *grid, const double *z, double qx, double qy, double r2,
                                      size_t *count);
+
+/* Cross-validation's searches: as above over the points whose label differs from `excluded`, where sorted_label
+ * holds each point's label in the grid's sorted order (sorted_label[slot] = label of order[slot]). nearest returns
+ * how many it found: min (k, points left), the rest of d2 and index untouched. */
+size_t shepard_even_grid_nearest_excluding (const shepard_even_grid *grid, const uint32_t *sorted_label,
+                                            uint32_t excluded, double qx, double qy, size_t k, double *d2,
+                                            size_t *index);
+double shepard_even_grid_sum_within_excluding (const shepard_even_grid *grid, const uint32_t *sorted_label,
+                                               uint32_t excluded, const double *z, double qx, double qy, double r2,
+                                               size_t *count);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,6 +53,17 @@ typedef enum {
   SHEPARD_AREA_GIVEN,        /* shepard_params.area, in squared map units */
 } shepard_area_mode;
 
+/* AIDW's r_exp, the distance R = r_obs / r_exp compares the observed density with. */
+typedef enum {
+  /* 1 / (2 sqrt (n / A)): the expected distance to the nearest neighbour under complete spatial randomness (CSR), as
+   * the papers have it; the default, to which Shepard is exact. Since r_obs averages the distances to the k nearest,
+   * whose CSR expectation is about 3 r_exp at k = 15, R then lies above the default Rmax = 2 over most of a map. */
+  SHEPARD_REXP_NEAREST,
+  /* (1/k) sum_{j=1..k} Gamma (j + 1/2) / (Gamma (j) sqrt (pi n / A)): the CSR expectation of r_obs itself, so that
+   * R is about 1 on evenly spread points and the five alpha levels all come into use. Equals NEAREST at k = 1. */
+  SHEPARD_REXP_KNN,
+} shepard_rexp_mode;
+
 typedef enum {
   SHEPARD_BACKEND_AUTO, /* CUDA when a device is present, otherwise the CPU (shepard_engine_describe says why) */
   SHEPARD_BACKEND_CPU,
@@ -78,7 +90,15 @@ typedef struct {
   shepard_area_mode area_mode;          /* AIDW: how A of r_exp = 1 / (2 sqrt(n / A)) is found */
   double area;                          /* AIDW: A when area_mode is SHEPARD_AREA_GIVEN (> 0) */
   int neighbors;                        /* SHEPARD_NEIGHBORS_ALL, or weight over the N nearest (N >= 1) */
+  shepard_rexp_mode rexp;               /* AIDW: how r_exp is found; SHEPARD_REXP_NEAREST (0) by default */
 } shepard_params;
+
+/* The grids an interpolation can fill, one value per cell; also the planes of a device grid. */
+typedef enum {
+  SHEPARD_PLANE_VALUES,
+  SHEPARD_PLANE_ALPHA, /* the power used at each cell: AIDW's adaptive alpha, IDW's p */
+  SHEPARD_PLANE_R_OBS, /* AIDW: mean distance to the k nearest data points, in map units (NaN for IDW) */
+} shepard_plane;
 
 /* Raster query grid. Cell centres: x = x_min + (col + 0.5) * dx, y = y_max - (row + 0.5) * dy; row 0 at the top. */
 typedef struct {
@@ -114,6 +134,8 @@ shepard_status shepard_params_validate (const shepard_params *params, shepard_er
 
 /* AIDW building blocks, exposed so that they can be tested and plotted (the membership curve in the GUI). */
 double shepard_aidw_expected_distance (size_t n_points, double area);
+/* SHEPARD_REXP_KNN's r_exp for the mean distance to the k nearest of n points over an area A. */
+double shepard_aidw_expected_knn_distance (size_t n_points, double area, int k);
 double shepard_aidw_membership (double r, double r_min, double r_max);
 double shepard_aidw_alpha (double mu, const double alpha[SHEPARD_AIDW_LEVELS]);
 
@@ -146,6 +168,90 @@ shepard_status shepard_engine_interpolate_points (shepard_engine *engine, const 
                                                   const shepard_outputs *outputs, shepard_progress_fn progress,
                                                   void *progress_data, shepard_error *error);
 
+/* AIDW's r_exp (in map units) for params over the engine's points: params->rexp over n points and the study area of
+ * params->area_mode. Fails as an interpolation would (no points, no area). */
+shepard_status shepard_engine_expected_distance (shepard_engine *engine, const shepard_params *params, double *r_exp,
+                                                 shepard_error *error);
+
+/* Cross-validation: every data point is predicted from the points outside its fold, and compared with its value.
+ *
+ * Leave-one-out (folds = SHEPARD_FOLDS_LEAVE_ONE_OUT) predicts each point from all the others. The held-out point is
+ * left out of both the k nearest behind AIDW's r_obs and the weighting, by identity: data points at the same place
+ * stay in, as other measurements (the prediction there is their mean, by the coincident rule). k-fold (folds = F,
+ * 2 <= F <= n) deals the points into F random folds of sizes differing by at most one (shepard_cv_assign_folds:
+ * the same seed gives the same folds on every machine) and predicts each fold from the other F - 1.
+ *
+ * AIDW's r_exp uses the number of points a prediction is made from (n - 1 for leave-one-out, n minus the size of
+ * its fold for k-fold) and the study area of all n points (params->area_mode over every point, or params->area):
+ * the region studied does not shrink when a point is held out. The coincident tolerance also stays that of all n.
+ *
+ * All of it is one pass over the engine's points and search structures: nothing is rebuilt per fold. Runs on the
+ * engine's backend; a float32 or GPU prediction lies within 1e-5 of the float64 one, relative to the largest |z|.
+ * Fails with SHEPARD_ERROR_INVALID_ARGUMENT for fewer than 3 points, folds of 1 or above n, or an AIDW k that
+ * leaves no point beyond the k nearest in the smallest training set (k >= n - 1 for leave-one-out). */
+enum { SHEPARD_FOLDS_LEAVE_ONE_OUT = 0 };
+
+/* Caller-owned, one entry per data point in the order given to set_points; any may be NULL. */
+typedef struct {
+  double *prediction; /* the value predicted at the point from the points outside its fold */
+  double *residual;   /* prediction - observed */
+  double *alpha;      /* the power the prediction used: AIDW's adaptive alpha, IDW's p */
+  size_t *fold;       /* the fold the point was held out in (leave-one-out: its own index) */
+} shepard_cv_outputs;
+
+typedef struct {
+  size_t n;    /* points predicted: every data point */
+  double me;   /* mean error, mean (prediction - observed) */
+  double mae;  /* mean absolute error */
+  double rmse; /* root mean square error */
+  double r2;   /* 1 - SSres / SStot, SStot about the mean of the observed values; NaN when they are all equal */
+} shepard_cv_summary;
+
+shepard_status shepard_engine_cross_validate (shepard_engine *engine, const shepard_params *params, size_t folds,
+                                              uint64_t seed, const shepard_cv_outputs *outputs,
+                                              shepard_cv_summary *summary, shepard_progress_fn progress,
+                                              void *progress_data, shepard_error *error);
+
+/* The folds of k-fold cross-validation: point i first gets fold i mod folds, then the labels are shuffled by a seeded
+ * Fisher-Yates shuffle (SplitMix64), so folds 0 .. (n mod folds) - 1 hold one point more than the others, and the
+ * same seed deals the same folds on every machine. fold_of: n entries. 1 <= folds <= n. */
+void shepard_cv_assign_folds (size_t n, size_t folds, uint64_t seed, size_t *fold_of);
+
+/* Why a query point gets its value (diagnostics for teaching), computed in float64 on the CPU whatever the backend,
+ * so the value is the float64 engine's: within 1e-5 (relative to the largest |z|) of a float32 or GPU engine's.
+ *
+ * The weights w_i = d_i^-alpha depend on the distance alone, so the largest shares are those of the nearest points:
+ * the listed entries are the nearest data points, ascending by distance (ties by index), and the rest are summed.
+ * Always sum (listed share) + rest_share = 1 and sum (listed share * z) + rest_share_value = value, where share_i =
+ * w_i / sum w over every weighted point. A query within the coincident tolerance of data points takes their mean:
+ * each of them has share 1/c and every other point 0. */
+typedef struct {
+  size_t index;    /* of the data point, in the order given to set_points */
+  double distance; /* from the query, in map units */
+  double value;    /* z of the data point */
+  double share;    /* w_i / sum w; 0 for a point outside the weighted neighbourhood */
+} shepard_contribution;
+
+typedef struct {
+  double value;   /* the interpolated value at the query */
+  double alpha;   /* the power used: AIDW's adaptive alpha, IDW's p */
+  /* AIDW's way to alpha (NaN for IDW): r_obs, the mean distance to the k nearest (map units); r_exp (map units, by
+   * params->rexp); R = r_obs / r_exp; mu, the cosine membership of R between Rmin and Rmax. */
+  double r_obs, r_exp, r, mu;
+  int k_density;        /* AIDW: the neighbours averaged into r_obs, min (k, n); 0 for IDW */
+  bool coincident;      /* the query lies on data points and takes their mean */
+  size_t n_weighted;    /* points with a share above zero: n, N, or the coincident ones */
+  size_t n_listed;      /* entries written: min (capacity, n) nearest */
+  size_t rest_count;    /* weighted points beyond the listed ones */
+  double rest_share;       /* their summed share */
+  double rest_share_value; /* their summed share * z */
+} shepard_explanation;
+
+/* Explains the value at (x, y): listed gets the min (capacity, n) nearest points (capacity may be 0). */
+shepard_status shepard_engine_explain (shepard_engine *engine, const shepard_params *params, double x, double y,
+                                       shepard_contribution *listed, size_t capacity,
+                                       shepard_explanation *explanation, shepard_error *error);
+
 /* Exact k nearest neighbours (any k >= 1) of each query through the engine's even grid: squared distances ascending,
  * k per query (k > n uses n; the rest of each row is +inf, index SIZE_MAX) and, when indices is not NULL, the data
  * point index of each. Ties are ordered by index. */
@@ -153,7 +259,7 @@ shepard_status shepard_engine_nearest (shepard_engine *engine, const double *que
                                        size_t n_queries, int k, double *squared_distances, size_t *indices,
                                        shepard_error *error);
 
-/* Results that stay on the GPU (CUDA backend): the float32 value and alpha of every raster cell in device memory, for
+/* Results that stay on the GPU (CUDA backend): the float32 value, alpha and r_obs of every raster cell in device memory, for
  * a consumer on the same device such as render/'s CUDA-OpenGL interop, so that a preview never travels through the
  * host. A device grid is the caller's; it may outlive its engine and be used from any thread, one call at a time. */
 typedef struct shepard_device_grid shepard_device_grid;
@@ -181,10 +287,15 @@ size_t shepard_device_grid_height (const shepard_device_grid *grid);
  * before the first interpolation. Valid until the next interpolation into the grid or its free. */
 const float *shepard_device_grid_values (const shepard_device_grid *grid);
 const float *shepard_device_grid_alpha (const shepard_device_grid *grid);
+/* Any plane, as above; r_obs holds NaN after an IDW interpolation. */
+const float *shepard_device_grid_plane (const shepard_device_grid *grid, shepard_plane plane);
 
 /* Copies count cells from the row-major index first to the host: values and, when not NULL, alpha. */
 shepard_status shepard_device_grid_read (const shepard_device_grid *grid, size_t first, size_t count, float *values,
                                          float *alpha, shepard_error *error);
+/* The same for one plane. */
+shepard_status shepard_device_grid_read_plane (const shepard_device_grid *grid, shepard_plane plane, size_t first,
+                                               size_t count, float *values, shepard_error *error);
 
 const char *shepard_status_name (shepard_status status);
 

@@ -363,7 +363,7 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       source.x = band.query_x;
       source.y = band.query_y;
     }
-  bool want_alpha = target || outputs->alpha, want_r_obs = !target && outputs->r_obs && aidw;
+  bool want_alpha = target || outputs->alpha, want_r_obs = (target || outputs->r_obs) && aidw;
   Stage1Outputs out = { band.value, band.done, band.exponent, band.offset, want_alpha ? band.alpha : nullptr,
                         want_r_obs ? band.r_obs : nullptr, band.sum_w, band.sum_wz };
   double total_work = (double) queries->count * (all_points ? (double) n : 1.0);
@@ -382,6 +382,11 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
         {
           out.value = target->values + first;
           out.alpha = target->alpha + first;
+          if (aidw)
+            out.r_obs = target->r_obs + first;
+          else // IDW has no r_obs: all bits set is a NaN
+            CHECK (cudaMemsetAsync (target->r_obs + first, 0xff, count * sizeof (float), stream),
+                   "clearing the result grid on the GPU");
         }
       CHECK (cudaEventRecord (marks[0], stream), "timing the GPU work");
       if (!queries->grid)
@@ -549,6 +554,7 @@ device_grid_release (shepard_device_grid *grid)
   cudaSetDevice (grid->device);
   release (grid->values);
   release (grid->alpha);
+  release (grid->r_obs);
   grid->capacity = 0;
 }
 
@@ -563,6 +569,7 @@ device_grid_reserve (shepard_device_grid *grid, size_t width, size_t height, she
       CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
       CHECK (cudaMalloc (&grid->values, cells * sizeof (float)), "reserving GPU memory for the result grid");
       CHECK (cudaMalloc (&grid->alpha, cells * sizeof (float)), "reserving GPU memory for the result grid");
+      CHECK (cudaMalloc (&grid->r_obs, cells * sizeof (float)), "reserving GPU memory for the result grid");
       grid->capacity = cells;
     }
   grid->width = width;
@@ -571,7 +578,8 @@ device_grid_reserve (shepard_device_grid *grid, size_t width, size_t height, she
 }
 
 static shepard_status
-device_grid_upload (shepard_device_grid *grid, const double *values, const double *alpha, shepard_error *error)
+device_grid_upload (shepard_device_grid *grid, const double *values, const double *alpha, const double *r_obs,
+                    shepard_error *error)
 {
   size_t cells = grid->width * grid->height;
   float *staging = (float *) malloc (cells * sizeof (float));
@@ -579,18 +587,37 @@ device_grid_upload (shepard_device_grid *grid, const double *values, const doubl
     return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to stage %zu cells for the GPU.",
                          cells);
   CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
-  const double *sources[] = { values, alpha };
-  float *targets[] = { grid->values, grid->alpha };
+  const double *sources[] = { values, alpha, r_obs };
+  float *targets[] = { grid->values, grid->alpha, grid->r_obs };
   cudaError_t status = cudaSuccess;
-  for (int a = 0; a < 2 && status == cudaSuccess; a++)
+  for (int a = 0; a < 3 && status == cudaSuccess; a++)
     {
       for (size_t i = 0; i < cells; i++)
-        staging[i] = (float) sources[a][i];
+        staging[i] = sources[a] ? (float) sources[a][i] : NAN;
       status = cudaMemcpy (targets[a], staging, cells * sizeof (float), cudaMemcpyHostToDevice);
     }
   free (staging);
   if (status != cudaSuccess)
     return cuda_failure (error, status, "copying the result grid to the GPU");
+  return SHEPARD_OK;
+}
+
+static shepard_status
+device_grid_read_plane (const shepard_device_grid *grid, shepard_plane plane, size_t first, size_t count,
+                        float *values, shepard_error *error)
+{
+  size_t cells = grid->width * grid->height;
+  if (first > cells || count > cells - first)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                         "Cells %zu to %zu are outside the %zu x %zu result grid.", first, first + count,
+                         grid->width, grid->height);
+  if (count == 0)
+    return SHEPARD_OK;
+  const float *source = plane == SHEPARD_PLANE_ALPHA ? grid->alpha : plane == SHEPARD_PLANE_R_OBS ? grid->r_obs
+                                                                                                 : grid->values;
+  CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
+  CHECK (cudaMemcpy (values, source + first, count * sizeof (float), cudaMemcpyDeviceToHost),
+         "copying results from the GPU");
   return SHEPARD_OK;
 }
 
@@ -737,9 +764,16 @@ shepard_cuda_device_grid_reserve (shepard_device_grid *grid, size_t width, size_
 
 extern "C" shepard_status
 shepard_cuda_device_grid_upload (shepard_device_grid *grid, const double *values, const double *alpha,
-                                 shepard_error *error)
+                                 const double *r_obs, shepard_error *error)
 {
-  return device_grid_upload (grid, values, alpha, error);
+  return device_grid_upload (grid, values, alpha, r_obs, error);
+}
+
+extern "C" shepard_status
+shepard_cuda_device_grid_read_plane (const shepard_device_grid *grid, shepard_plane plane, size_t first, size_t count,
+                                     float *values, shepard_error *error)
+{
+  return device_grid_read_plane (grid, plane, first, count, values, error);
 }
 
 extern "C" shepard_status

@@ -105,10 +105,12 @@ convex_hull_area (const double *x, const double *y, size_t count)
       hull[hull_size++] = sorted[i];
     }
 
-  /* The chain ends where it started; the shoelace runs over the closed ring. */
+  /* The chain ends where it started; the shoelace runs over the closed ring, measured from its first vertex so that
+   * UTM-sized coordinates do not cancel away the area's low digits. */
   double twice_area = 0.0;
   for (size_t i = 0; i + 1 < hull_size; i++)
-    twice_area += hull[i].x * hull[i + 1].y - hull[i + 1].x * hull[i].y;
+    twice_area += (hull[i].x - hull[0].x) * (hull[i + 1].y - hull[0].y)
+                  - (hull[i + 1].x - hull[0].x) * (hull[i].y - hull[0].y);
   free (sorted);
   free (hull);
   return fabs (twice_area) / 2.0;
@@ -169,6 +171,18 @@ reference_nearest (const reference_data *data, double query_x, double query_y, s
     }
   free (neighbours);
   return filled;
+}
+
+double
+reference_expected_distance (shepard_rexp_mode mode, size_t count, double area, size_t k)
+{
+  if (mode == SHEPARD_REXP_NEAREST)
+    return 1.0 / (2.0 * sqrt ((double) count / area));
+  /* The CSR expectation of the mean distance to the k nearest, term by term through lgamma. */
+  double sum = 0.0;
+  for (size_t j = 1; j <= k; j++)
+    sum += exp (lgamma ((double) j + 0.5) - lgamma ((double) j)) / sqrt (reference_pi * (double) count / area);
+  return sum / (double) k;
 }
 
 /* Step 4 of docs/METHOD.md: the cosine membership, continuous at both thresholds. */
@@ -235,7 +249,7 @@ reference_interpolate (const reference_data *data, const shepard_params *params,
       result->r_obs = distance_sum / (double) k;
 
       double area = reference_study_area (data, params->area_mode, params->area);
-      double r_exp = 1.0 / (2.0 * sqrt ((double) count / area));
+      double r_exp = reference_expected_distance (params->rexp, count, area, k);
       double mu = membership (result->r_obs / r_exp, params->r_min, params->r_max);
       result->alpha = adaptive_power (mu, params->alpha);
       power = result->alpha;

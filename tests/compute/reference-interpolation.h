@@ -42,6 +42,9 @@ double reference_study_area (const reference_data *data, shepard_area_mode area_
 size_t reference_nearest (const reference_data *data, double query_x, double query_y, size_t k,
                           double *squared_distances, size_t *indices);
 
+/* AIDW's r_exp for count points over area, by mode (k: the neighbours behind r_obs, at most count). */
+double reference_expected_distance (shepard_rexp_mode mode, size_t count, double area, size_t k);
+
 void reference_interpolate (const reference_data *data, const shepard_params *params, double query_x, double query_y,
                             reference_result *result);
 

@@ -3,6 +3,7 @@
 #include <glib.h>
 #include <math.h>
 
+#include "seeded-random.h"
 #include "shepard-engine.h"
 
 /* Each formula is a handful of floating-point operations and one cosine (correctly rounded to within an ulp or so),
@@ -33,6 +34,78 @@ test_expected_distance (void)
                       cases[i].r_exp);
       g_assert_cmpfloat_with_epsilon (r_exp, cases[i].r_exp, FORMULA_TOLERANCE * cases[i].r_exp);
     }
+}
+
+/* rexp=knn: (1/k) sum Gamma (j + 1/2) / (Gamma (j) sqrt (pi n / A)), with Gamma (1.5) = sqrt (pi) / 2, Gamma (2.5) =
+ * 3 sqrt (pi) / 4 and Gamma (3.5) = 15 sqrt (pi) / 8, so the terms are sqrt (A / n) times 1/2, 3/4 and 15/16. */
+static void
+test_expected_knn_distance (void)
+{
+  static const struct {
+    size_t n_points;
+    double area;
+    int k;
+    double r_exp;
+  } cases[] = {
+    { 4, 1.0, 1, 0.25 },                 /* k = 1 is the papers' r_exp */
+    { 155, 155e6, 1, 500.0 },
+    { 4, 1.0, 2, 0.3125 },               /* (1/2 + 3/4) / 2 * sqrt (1/4) */
+    { 4, 1.0, 3, 35.0 / 96.0 },          /* (1/2 + 3/4 + 15/16) / 3 * sqrt (1/4) */
+    { 100, 400.0, 3, 35.0 / 48.0 * 2.0 }, /* sqrt (400 / 100) = 2 */
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      double r_exp = shepard_aidw_expected_knn_distance (cases[i].n_points, cases[i].area, cases[i].k);
+      g_test_message ("n %zu, A %g, k %d: r_exp %.17g, expected %.17g", cases[i].n_points, cases[i].area, cases[i].k,
+                      r_exp, cases[i].r_exp);
+      g_assert_cmpfloat_with_epsilon (r_exp, cases[i].r_exp, FORMULA_TOLERANCE * cases[i].r_exp);
+    }
+  /* The figure: at k = 15 the mean distance to the 15 nearest is 2.99 times the papers' r_exp. */
+  double ratio = shepard_aidw_expected_knn_distance (1000, 1.0, 15) / shepard_aidw_expected_distance (1000, 1.0);
+  g_assert_cmpfloat_with_epsilon (ratio, 2.9855985939502734, 1e-12);
+}
+
+/* And against complete spatial randomness itself: 40 000 uniform points in the unit square, the mean distance to the
+ * 15 nearest of 2 000 queries away from the edges (where fewer neighbours would lengthen it). The standard error of
+ * that mean is about 0.3 %; 2 % is a wide margin that the papers' r_exp (a third of it) misses by far. */
+static void
+test_expected_knn_distance_under_randomness (void)
+{
+  enum { N = 40000, QUERIES = 2000, K = 15 };
+  double *x = g_new (double, N), *y = g_new (double, N), *z = g_new (double, N);
+  seeded_random random;
+  seeded_random_init (&random, 2026);
+  for (size_t i = 0; i < N; i++)
+    {
+      x[i] = seeded_random_uniform (&random);
+      y[i] = seeded_random_uniform (&random);
+      z[i] = 0.0;
+    }
+  shepard_error error = { 0 };
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 0, &error);
+  g_assert_nonnull (engine);
+  g_assert_cmpint (shepard_engine_set_points (engine, x, y, z, N, &error), ==, SHEPARD_OK);
+  double qx[QUERIES], qy[QUERIES];
+  for (size_t q = 0; q < QUERIES; q++)
+    {
+      qx[q] = seeded_random_range (&random, 0.1, 0.9);
+      qy[q] = seeded_random_range (&random, 0.1, 0.9);
+    }
+  double *d2 = g_new (double, (size_t) QUERIES * K);
+  g_assert_cmpint (shepard_engine_nearest (engine, qx, qy, QUERIES, K, d2, NULL, &error), ==, SHEPARD_OK);
+  double mean = 0.0;
+  for (size_t e = 0; e < (size_t) QUERIES * K; e++)
+    mean += sqrt (d2[e]);
+  mean /= (double) QUERIES * K;
+  double expected = shepard_aidw_expected_knn_distance (N, 1.0, K);
+  g_test_message ("mean distance to the %d nearest %.6g, rexp=knn %.6g, papers' r_exp %.6g", K, mean, expected,
+                  shepard_aidw_expected_distance (N, 1.0));
+  g_assert_cmpfloat_with_epsilon (mean / expected, 1.0, 0.02);
+  shepard_engine_free (engine);
+  g_free (d2);
+  g_free (x);
+  g_free (y);
+  g_free (z);
 }
 
 typedef struct {
@@ -189,6 +262,9 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/compute/aidw-formulas/expected-distance", test_expected_distance);
+  g_test_add_func ("/compute/aidw-formulas/expected-knn-distance", test_expected_knn_distance);
+  g_test_add_func ("/compute/aidw-formulas/expected-knn-distance/under-randomness",
+                   test_expected_knn_distance_under_randomness);
   g_test_add_func ("/compute/aidw-formulas/membership/default-thresholds", test_membership_default_thresholds);
   g_test_add_func ("/compute/aidw-formulas/membership/shifted-thresholds", test_membership_shifted_thresholds);
   g_test_add_func ("/compute/aidw-formulas/membership/continuity", test_membership_continuity);
