@@ -29,6 +29,17 @@ shepard_params_init_aidw (shepard_params *params)
   };
 }
 
+bool
+shepard_params_equal (const shepard_params *a, const shepard_params *b)
+{
+  for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+    if (a->alpha[level] != b->alpha[level])
+      return false;
+  return a->method == b->method && a->power == b->power && a->k == b->k && a->r_min == b->r_min
+         && a->r_max == b->r_max && a->area_mode == b->area_mode && a->area == b->area
+         && a->neighbors == b->neighbors && a->rexp == b->rexp;
+}
+
 shepard_status
 shepard_params_validate (const shepard_params *params, shepard_error *error)
 {

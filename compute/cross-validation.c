@@ -93,22 +93,47 @@ shepard_cv_assign_folds (size_t n, size_t folds, uint64_t seed, size_t *fold_of)
     }
 }
 
+/* The sums of the summary, in four lanes over i mod 4: each float64 addition then waits only for the previous one of
+ * its lane, so that a million residuals take a fraction of a millisecond rather than one addition latency each. */
+typedef struct {
+  double residual, absolute, squares, observed;
+} summary_sums;
+
+static inline void
+summary_add (summary_sums *sums, double observed, double prediction)
+{
+  double residual = prediction - observed;
+  sums->residual += residual;
+  sums->absolute += fabs (residual);
+  sums->squares += residual * residual;
+  sums->observed += observed;
+}
+
 void
 shepard_cv_summarise (const double *observed, const double *prediction, size_t n, shepard_cv_summary *summary)
 {
-  double sum_residual = 0.0, sum_absolute = 0.0, sum_squares = 0.0, sum_observed = 0.0;
-  for (size_t i = 0; i < n; i++)
+  summary_sums a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
     {
-      double residual = prediction[i] - observed[i];
-      sum_residual += residual;
-      sum_absolute += fabs (residual);
-      sum_squares += residual * residual;
-      sum_observed += observed[i];
+      summary_add (&a, observed[i], prediction[i]);
+      summary_add (&b, observed[i + 1], prediction[i + 1]);
+      summary_add (&c, observed[i + 2], prediction[i + 2]);
+      summary_add (&d, observed[i + 3], prediction[i + 3]);
     }
-  double mean_observed = sum_observed / (double) n;
-  double total_squares = 0.0;
-  for (size_t i = 0; i < n; i++)
-    total_squares += (observed[i] - mean_observed) * (observed[i] - mean_observed);
+  for (; i < n; i++)
+    summary_add (&a, observed[i], prediction[i]);
+  double sum_residual = (a.residual + b.residual) + (c.residual + d.residual);
+  double sum_absolute = (a.absolute + b.absolute) + (c.absolute + d.absolute);
+  double sum_squares = (a.squares + b.squares) + (c.squares + d.squares);
+  double mean_observed = ((a.observed + b.observed) + (c.observed + d.observed)) / (double) n;
+  double total[4] = { 0 };
+  for (i = 0; i + 4 <= n; i += 4)
+    for (int lane = 0; lane < 4; lane++)
+      total[lane] += (observed[i + lane] - mean_observed) * (observed[i + lane] - mean_observed);
+  for (; i < n; i++)
+    total[0] += (observed[i] - mean_observed) * (observed[i] - mean_observed);
+  double total_squares = (total[0] + total[1]) + (total[2] + total[3]);
   *summary = (shepard_cv_summary) {
     .n = n,
     .me = sum_residual / (double) n,

@@ -41,9 +41,10 @@ typedef struct {
   shepard_cuda_knn knn;
 } shepard_cuda_variant;
 
-/* Device time of the last interpolate call, in milliseconds, by stage (CUDA events on the backend's stream). */
+/* Device time of the last interpolate or cross-validate call, in milliseconds, by stage (CUDA events on the
+ * backend's stream). */
 typedef struct {
-  double upload_ms;    /* query coordinates to the device (point lists only) */
+  double upload_ms;    /* query coordinates (point lists) or the folds (k-fold cross-validation) to the device */
   double knn_ms;       /* stage 1, including the fused N-nearest weighting */
   double weighting_ms; /* stage 2, all points */
   double download_ms;  /* results back to the host */
@@ -67,6 +68,13 @@ shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const sh
                                          const shepard_params *params, double r_exp,
                                          const shepard_query_set *queries, const shepard_outputs *outputs,
                                          shepard_progress_fn progress, void *progress_data, shepard_error *error);
+
+/* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold, into prediction and
+ * alpha (host arrays of n in the order the points were given; alpha may be NULL). points are the ones last set. */
+shepard_status shepard_cuda_cross_validate (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                            const shepard_params *params, const shepard_holdout *holdout,
+                                            double *prediction, double *alpha, shepard_progress_fn progress,
+                                            void *progress_data, shepard_error *error);
 
 shepard_status shepard_cuda_nearest (shepard_cuda_backend *backend, const shepard_point_set *points,
                                      const double *query_x, const double *query_y, size_t n_queries, size_t k,

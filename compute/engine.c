@@ -684,9 +684,17 @@ shepard_engine_cross_validate (shepard_engine *engine, const shepard_params *par
     status = plan_holdout (engine, params, folds, fold_count, fold_of, &labels, &holdout, error);
   if (status == SHEPARD_OK)
     {
-      shepard_cpu_backend backend = cpu_backend_of (engine);
-      status = shepard_cpu_cross_validate (&backend, params, &holdout, prediction, outputs->alpha, progress,
-                                           progress_data, error);
+#if SHEPARD_HAVE_CUDA
+      if (runs_on_gpu (engine, params))
+        status = shepard_cuda_cross_validate (engine->cuda, &engine->points, params, &holdout, prediction,
+                                              outputs->alpha, progress, progress_data, error);
+      else
+#endif
+        {
+          shepard_cpu_backend backend = cpu_backend_of (engine);
+          status = shepard_cpu_cross_validate (&backend, params, &holdout, prediction, outputs->alpha, progress,
+                                               progress_data, error);
+        }
     }
   if (status == SHEPARD_OK)
     {

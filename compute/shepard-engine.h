@@ -129,6 +129,9 @@ typedef struct shepard_engine shepard_engine;
 void shepard_params_init_idw (shepard_params *params);
 void shepard_params_init_aidw (shepard_params *params);
 
+/* Whether two parameter sets ask for the same interpolation, field by field (a struct's padding may differ). */
+bool shepard_params_equal (const shepard_params *a, const shepard_params *b);
+
 /* Checks a parameter set on its own; an engine with points checks it again against them (A = 0, ...). */
 shepard_status shepard_params_validate (const shepard_params *params, shepard_error *error);
 

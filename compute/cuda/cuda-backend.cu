@@ -34,35 +34,10 @@ release (T *&pointer)
   pointer = nullptr;
 }
 
-struct Band {
-  size_t capacity = 0;
-  float *value = nullptr, *exponent = nullptr, *offset = nullptr, *alpha = nullptr, *r_obs = nullptr;
-  double *sum_w = nullptr, *sum_wz = nullptr;
-  unsigned char *done = nullptr;
-  double *query_x = nullptr, *query_y = nullptr;
-  float *host_value = nullptr, *host_alpha = nullptr, *host_r_obs = nullptr; // pinned
-  double *host_query_x = nullptr, *host_query_y = nullptr;                    // pinned
-};
-
 } // namespace
 
-struct shepard_cuda_backend {
-  int device = 0;
-  int multiprocessors = 1;
-  char device_name[256] = "";
-  cudaStream_t stream = nullptr;
-  cudaEvent_t marks[5] = {};
-  DevicePoints points;
-  DeviceGrid grid;
-  void *scan_storage = nullptr;
-  size_t scan_storage_bytes = 0;
-  Band band;
-  shepard_cuda_variant variant = { SHEPARD_CUDA_WEIGHTING_TILED, SHEPARD_CUDA_LAYOUT_AOAS, SHEPARD_CUDA_KNN_GRID };
-  shepard_cuda_timings timings = {};
-};
-
-static shepard_status
-cuda_failure (shepard_error *error, cudaError_t status, const char *what)
+shepard_status
+shepard_cuda::cuda_failure (shepard_error *error, cudaError_t status, const char *what)
 {
   cudaGetLastError (); // clear a sticky launch error so that the next call starts clean
   if (status == cudaErrorMemoryAllocation)
@@ -72,15 +47,6 @@ cuda_failure (shepard_error *error, cudaError_t status, const char *what)
   return shepard_fail (error, SHEPARD_ERROR_DEVICE, "CUDA failed while %s: %s (%s).", what, cudaGetErrorString (status),
                        cudaGetErrorName (status));
 }
-
-#define CHECK(call, what)                                                                                             \
-  do                                                                                                                  \
-    {                                                                                                                 \
-      cudaError_t status_ = (call);                                                                                   \
-      if (status_ != cudaSuccess)                                                                                     \
-        return cuda_failure (error, status_, what);                                                                   \
-    }                                                                                                                 \
-  while (0)
 
 static void
 free_points (shepard_cuda_backend *backend)
@@ -663,6 +629,7 @@ shepard_cuda_backend_free (shepard_cuda_backend *backend)
     return;
   free_points (backend);
   free_band (backend->band);
+  free_cv_buffers (backend->cv);
   if (backend->scan_storage)
     cudaFree (backend->scan_storage);
   for (cudaEvent_t mark : backend->marks)

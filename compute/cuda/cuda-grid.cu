@@ -141,20 +141,35 @@ template <int K> struct NearestList {
   }
 };
 
-template <int K>
+// Which grid slots a search sees: all of them, or (cross-validation) those outside the query's own fold.
+struct KeepAll {
+  __device__ bool keeps (unsigned) const { return true; }
+};
+
+template <bool Folds> struct KeepOtherFolds {
+  const uint32_t *sorted_label;
+  unsigned own_slot;
+  uint32_t label;
+
+  // Leave-one-out compares slots: the point in the query's own slot is the held-out one, and only that one.
+  __device__ bool keeps (unsigned slot) const { return Folds ? sorted_label[slot] != label : slot != own_slot; }
+};
+
+template <int K, typename Keep>
 __device__ __forceinline__ void
-visit_cell (const DeviceGrid &grid, const Query &q, unsigned cell, NearestList<K> &list)
+visit_cell (const DeviceGrid &grid, const Query &q, unsigned cell, NearestList<K> &list, const Keep &keep)
 {
   unsigned end = grid.cell_start[cell + 1];
   for (unsigned slot = grid.cell_start[cell]; slot < end; slot++)
-    list.offer (squared_distance (q, grid.sorted[slot]), grid.sorted_index[slot]);
+    if (keep.keeps (slot))
+      list.offer (squared_distance (q, grid.sorted[slot]), grid.sorted_index[slot]);
 }
 
 // Expanding rings around the query's cell until no unvisited cell can hold a point nearer than the K-th found: exact,
 // and it covers the paper's "one more ring" and queries outside the grid alike.
-template <int K>
+template <int K, typename Keep = KeepAll>
 __device__ void
-search_grid (const DeviceGrid &grid, const Query &q, NearestList<K> &list)
+search_grid (const DeviceGrid &grid, const Query &q, NearestList<K> &list, const Keep &keep = Keep ())
 {
   float qx = q.x_hi + q.x_lo, qy = q.y_hi + q.y_lo;
   int cx = clamp_cell ((qx - grid.x0) * grid.inverse_cell, grid.nx);
@@ -170,13 +185,13 @@ search_grid (const DeviceGrid &grid, const Query &q, NearestList<K> &list)
         {
           if (j == j_lo || j == j_hi)
             for (int i = i_first; i <= i_last; i++)
-              visit_cell (grid, q, (unsigned) j * (unsigned) grid.nx + (unsigned) i, list);
+              visit_cell (grid, q, (unsigned) j * (unsigned) grid.nx + (unsigned) i, list, keep);
           else
             {
               if (i_lo >= 0)
-                visit_cell (grid, q, (unsigned) j * (unsigned) grid.nx + (unsigned) i_lo, list);
+                visit_cell (grid, q, (unsigned) j * (unsigned) grid.nx + (unsigned) i_lo, list, keep);
               if (i_hi < grid.nx)
-                visit_cell (grid, q, (unsigned) j * (unsigned) grid.nx + (unsigned) i_hi, list);
+                visit_cell (grid, q, (unsigned) j * (unsigned) grid.nx + (unsigned) i_hi, list, keep);
             }
         }
       if (i_lo <= 0 && j_lo <= 0 && i_hi >= grid.nx - 1 && j_hi >= grid.ny - 1)
@@ -209,8 +224,9 @@ search_brute (const DevicePoints &points, const Query &q, NearestList<K> &list)
     }
 }
 
+template <typename Keep = KeepAll>
 __device__ double
-coincident_sum (const DeviceGrid &grid, const Query &q, float radius2, int *count)
+coincident_sum (const DeviceGrid &grid, const Query &q, float radius2, int *count, const Keep &keep = Keep ())
 {
   float qx = q.x_hi + q.x_lo, qy = q.y_hi + q.y_lo;
   float radius = sqrtf (radius2) + 1e-6f + 1e-5f * grid.cell_size;
@@ -225,7 +241,7 @@ coincident_sum (const DeviceGrid &grid, const Query &q, float radius2, int *coun
       {
         unsigned cell = (unsigned) j * (unsigned) grid.nx + (unsigned) i;
         for (unsigned slot = grid.cell_start[cell]; slot < grid.cell_start[cell + 1]; slot++)
-          if (squared_distance (q, grid.sorted[slot]) <= radius2)
+          if (keep.keeps (slot) && squared_distance (q, grid.sorted[slot]) <= radius2)
             {
               sum += grid.sorted_z[slot];
               found++;
@@ -344,6 +360,122 @@ nearest_kernel (DeviceGrid grid, DevicePoints points, QuerySource source, int k,
       }
 }
 
+__global__ void
+gather_labels (DeviceGrid grid, size_t n, const uint32_t *label, uint32_t *sorted_label)
+{
+  size_t slot = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (slot < n)
+    sorted_label[slot] = label[grid.sorted_index[slot]];
+}
+
+// The squared distance in double from the hi and lo parts: as exact as the CPU's float64 search.
+__device__ __forceinline__ double
+exact_squared_distance (const DevicePoints &points, const Query &q, unsigned index)
+{
+  float4 hi = points.hi_z[index];
+  float2 lo = points.lo[index];
+  double dx = ((double) hi.x - (double) q.x_hi) + ((double) lo.x - (double) q.x_lo);
+  double dy = ((double) hi.y - (double) q.y_hi) + ((double) lo.y - (double) q.y_lo);
+  return dx * dx + dy * dy;
+}
+
+// Query slot s is the point in grid slot s, predicted from the points outside its fold: as stage1_kernel, with the
+// held-out points left out of the search and of the coincident mean, and min (k, found) and min (N, found) per query.
+// alpha is the CPU path's to ~1e-12: the float search ranks the neighbours, r_obs sums their distances in double, and
+// where float rounding ranked the (k+1)-th before the k-th, double puts the nearer one in.
+template <int K, bool Folds>
+__global__ void __launch_bounds__ (kThreads)
+cv_stage1_kernel (DeviceGrid grid, DevicePoints points, CvParams params, CvOutputs out)
+{
+  size_t slot = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (slot >= points.n)
+    return;
+  float4 own = grid.sorted[slot];
+  Query q = { own.x, own.z, own.y, own.w };
+  unsigned index = grid.sorted_index[slot];
+  uint32_t label = Folds ? params.sorted_label[slot] : index;
+  KeepOtherFolds<Folds> keep = { params.sorted_label, (unsigned) slot, label };
+  NearestList<K> list;
+  list.clear ();
+  search_grid (grid, q, list, keep);
+  int found = 0;
+#pragma unroll
+  for (int j = 0; j < K; j++)
+    if (j < params.k_search && list.index[j] != UINT_MAX)
+      found++;
+
+  float exponent = (float) (-0.5 * params.power);
+  if (params.aidw)
+    {
+      int k_density = min (params.k_density, found);
+      double sum = 0.0, last = 0.0, next = INFINITY;
+#pragma unroll
+      for (int j = 0; j < K; j++)
+        if (j < k_density)
+          {
+            last = sqrt (exact_squared_distance (points, q, list.index[j]));
+            sum += last;
+          }
+        else if (j == k_density && list.index[j] != UINT_MAX)
+          next = sqrt (exact_squared_distance (points, q, list.index[j]));
+      if (next < last)
+        sum += next - last;
+      double r_obs = sum / (double) k_density;
+      double r_exp = label < params.large_folds ? params.r_exp_large_local : params.r_exp_small_local;
+      double mu = shepard_formula_membership (r_obs / r_exp, params.r_min, params.r_max);
+      double alpha = shepard_formula_alpha (mu, params.alpha);
+      exponent = (float) (-0.5 * alpha);
+      if (out.alpha)
+        out.alpha[index] = alpha;
+    }
+  else if (out.alpha)
+    out.alpha[index] = params.power;
+
+  float nearest = list.d[0];
+  if (nearest <= params.coincident_d2)
+    {
+      int count = 0;
+      double sum = coincident_sum (grid, q, params.coincident_d2, &count, keep);
+      out.value[index] = (float) (sum / (double) count);
+      out.done[slot] = 1;
+      return;
+    }
+
+  if (params.n_weighted > 0)
+    {
+      int n_weighted = min (params.n_weighted, found);
+      double sum_w = 0.0, sum_wz = 0.0;
+#pragma unroll
+      for (int j = 0; j < K; j++)
+        if (j < n_weighted)
+          {
+            float w = exp2f (exponent * log2f (list.d[j] / nearest));
+            float z = points.hi_z[list.index[j]].z;
+            sum_w += w;
+            sum_wz += (double) w * z;
+          }
+      out.value[index] = (float) (sum_wz / sum_w);
+      out.done[slot] = 1;
+      return;
+    }
+  out.done[slot] = 0;
+  out.exponent[slot] = exponent;
+  out.offset[slot] = -exponent * log2f (nearest);
+}
+
+template <int K>
+cudaError_t
+launch_cv_stage1_for (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params,
+                      const CvOutputs &out, cudaStream_t stream)
+{
+  unsigned blocks = (unsigned) ((points.n + kThreads - 1) / kThreads);
+  if (params.sorted_label)
+    cv_stage1_kernel<K, true><<<blocks, kThreads, 0, stream>>> (grid, points, params, out);
+  else
+    cv_stage1_kernel<K, false><<<blocks, kThreads, 0, stream>>> (grid, points, params, out);
+  return cudaGetLastError ();
+}
+
 template <int K>
 cudaError_t
 launch_stage1_for (const DeviceGrid &grid, const DevicePoints &points, const QuerySource &queries,
@@ -368,6 +500,27 @@ launch_nearest_for (const DeviceGrid &grid, const DevicePoints &points, const Qu
 }
 
 } // namespace
+
+cudaError_t
+gather_sorted_labels (const DeviceGrid &grid, size_t n, const uint32_t *label, uint32_t *sorted_label,
+                      cudaStream_t stream)
+{
+  gather_labels<<<(unsigned) ((n + kThreads - 1) / kThreads), kThreads, 0, stream>>> (grid, n, label, sorted_label);
+  return cudaGetLastError ();
+}
+
+cudaError_t
+launch_cv_stage1 (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params, const CvOutputs &out,
+                  cudaStream_t stream)
+{
+  if (params.k_search <= 16)
+    return launch_cv_stage1_for<16> (grid, points, params, out, stream);
+  if (params.k_search <= 32)
+    return launch_cv_stage1_for<32> (grid, points, params, out, stream);
+  if (params.k_search <= 64)
+    return launch_cv_stage1_for<64> (grid, points, params, out, stream);
+  return cudaErrorInvalidValue;
+}
 
 cudaError_t
 build_grid (const DevicePoints &points, DeviceGrid &grid, double x_min, double y_min, double cell_size, int nx,

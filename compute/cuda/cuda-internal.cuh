@@ -88,4 +88,80 @@ cudaError_t launch_stage2 (const DevicePoints &points, const QuerySource &querie
 
 cudaError_t finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream);
 
+// Cross-validation: the queries are the data points themselves, taken in the even grid's sorted order (query slot s is
+// the point in grid slot s) so that neighbouring threads search neighbouring cells. Each leaves out its own slot
+// (leave-one-out) or every slot of its fold.
+struct CvParams {
+  int k_search;   // neighbours to find (max of k and N, at most n)
+  int k_density;  // AIDW: k (0 for IDW); min (k, found) per query
+  int n_weighted; // > 0: weigh the N nearest in stage 1 (min (N, found) per query); 0: all points in stage 2
+  bool aidw;
+  double power;
+  double alpha[5];
+  double r_min, r_max;
+  double r_exp_large_local, r_exp_small_local; // by the query's fold: label < large_folds takes the first
+  uint32_t large_folds;
+  float coincident_d2;
+  const uint32_t *sorted_label; // the fold of each grid slot; null: leave-one-out (a point's label is its index)
+};
+
+// Results by the point's index as given (value, alpha) or by its grid slot (the rest).
+struct CvOutputs {
+  float *value;
+  double *alpha;       // may be null
+  unsigned char *done; // 1 when value is final after stage 1
+  float *exponent, *offset;
+  double *sum_w, *sum_wz;
+};
+
+// sorted_label[slot] = label[sorted_index[slot]] for the n points.
+cudaError_t gather_sorted_labels (const DeviceGrid &grid, size_t n, const uint32_t *label, uint32_t *sorted_label,
+                                  cudaStream_t stream);
+
+cudaError_t launch_cv_stage1 (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params,
+                              const CvOutputs &out, cudaStream_t stream);
+
+// Memory of cross-validation, kept between calls (cuda-cross-validation.cu).
+struct CvBuffers;
+void free_cv_buffers (CvBuffers *&buffers);
+
+// Query bands of an interpolation: device results, stage 2's sums and pinned staging, kept between calls.
+struct Band {
+  size_t capacity = 0;
+  float *value = nullptr, *exponent = nullptr, *offset = nullptr, *alpha = nullptr, *r_obs = nullptr;
+  double *sum_w = nullptr, *sum_wz = nullptr;
+  unsigned char *done = nullptr;
+  double *query_x = nullptr, *query_y = nullptr;
+  float *host_value = nullptr, *host_alpha = nullptr, *host_r_obs = nullptr; // pinned
+  double *host_query_x = nullptr, *host_query_y = nullptr;                    // pinned
+};
+
+// Clears a sticky launch error and fills error with a message for the person using the program.
+shepard_status cuda_failure (shepard_error *error, cudaError_t status, const char *what);
+
 } // namespace shepard_cuda
+
+struct shepard_cuda_backend {
+  int device = 0;
+  int multiprocessors = 1;
+  char device_name[256] = "";
+  cudaStream_t stream = nullptr;
+  cudaEvent_t marks[5] = {};
+  shepard_cuda::DevicePoints points;
+  shepard_cuda::DeviceGrid grid;
+  void *scan_storage = nullptr;
+  size_t scan_storage_bytes = 0;
+  shepard_cuda::Band band;
+  shepard_cuda::CvBuffers *cv = nullptr;
+  shepard_cuda_variant variant = { SHEPARD_CUDA_WEIGHTING_TILED, SHEPARD_CUDA_LAYOUT_AOAS, SHEPARD_CUDA_KNN_GRID };
+  shepard_cuda_timings timings = {};
+};
+
+#define CHECK(call, what)                                                                                             \
+  do                                                                                                                  \
+    {                                                                                                                 \
+      cudaError_t status_ = (call);                                                                                   \
+      if (status_ != cudaSuccess)                                                                                     \
+        return shepard_cuda::cuda_failure (error, status_, what);                                                     \
+    }                                                                                                                 \
+  while (0)

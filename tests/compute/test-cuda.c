@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CUDA backend against the engine's float64 CPU path (itself checked against the independent reference in
  * test-interpolation): every kernel variant, point counts that are not multiples of any block size, clusters,
- * duplicates, UTM-scale offsets, grids of 1 x 1 and 1 x 4096, raster and point-list queries. Without a CUDA device
- * every case is skipped, saying why. */
+ * duplicates, UTM-scale offsets, grids of 1 x 1 and 1 x 4096, raster and point-list queries, cross-validation
+ * (leave-one-out and k-fold) and its cancel. Without a CUDA device every case is skipped, saying why. */
 #include <glib.h>
 #include <math.h>
 
@@ -320,6 +320,249 @@ test_nearest (void)
   point_set_free (points);
 }
 
+/* Cross-validation on the GPU against the CPU engine's float64 cross-validation: leave-one-out and k-fold, the N
+ * nearest and all points, at sizes that split the points over blocks and launches. */
+typedef struct {
+  const char *name;
+  point_layout layout;
+  size_t count;
+  shepard_method method;
+  int neighbors;
+  size_t folds;
+} cv_case;
+
+static const cv_case cv_cases[] = {
+  { "loo-aidw-15-nearest-200k", POINT_LAYOUT_UNIFORM, 200000, SHEPARD_METHOD_AIDW, 15, SHEPARD_FOLDS_LEAVE_ONE_OUT },
+  { "loo-aidw-all-30k", POINT_LAYOUT_CLUSTERS, 30000, SHEPARD_METHOD_AIDW, SHEPARD_NEIGHBORS_ALL,
+    SHEPARD_FOLDS_LEAVE_ONE_OUT },
+  { "loo-idw-p2-all-30k", POINT_LAYOUT_UTM, 30000, SHEPARD_METHOD_IDW, SHEPARD_NEIGHBORS_ALL,
+    SHEPARD_FOLDS_LEAVE_ONE_OUT },
+  { "10-fold-aidw-15-nearest-100k", POINT_LAYOUT_UNIFORM, 100000, SHEPARD_METHOD_AIDW, 15, 10 },
+  { "10-fold-aidw-all-20k", POINT_LAYOUT_CLUSTERS, 20000, SHEPARD_METHOD_AIDW, SHEPARD_NEIGHBORS_ALL, 10 },
+  /* Small enough for compute-sanitizer: duplicates (the coincident rule), the fold tests of both stages. */
+  { "loo-aidw-all-duplicates-3k", POINT_LAYOUT_DUPLICATES, 3001, SHEPARD_METHOD_AIDW, SHEPARD_NEIGHBORS_ALL,
+    SHEPARD_FOLDS_LEAVE_ONE_OUT },
+  { "7-fold-idw-p3-12-nearest-duplicates-3k", POINT_LAYOUT_DUPLICATES, 3001, SHEPARD_METHOD_IDW, 12, 7 },
+  { "7-fold-aidw-all-duplicates-3k", POINT_LAYOUT_DUPLICATES, 3001, SHEPARD_METHOD_AIDW, SHEPARD_NEIGHBORS_ALL, 7 },
+};
+
+static gboolean
+too_large_for_sanitizer (size_t count)
+{
+  const char *max_points = g_getenv ("SHEPARD_TEST_CUDA_MAX_POINTS");
+  if (max_points && count > g_ascii_strtoull (max_points, NULL, 10))
+    {
+      g_test_skip ("more points than SHEPARD_TEST_CUDA_MAX_POINTS");
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static shepard_params
+cv_params (const cv_case *test_case)
+{
+  shepard_params params;
+  if (test_case->method == SHEPARD_METHOD_AIDW)
+    shepard_params_init_aidw (&params);
+  else
+    shepard_params_init_idw (&params);
+  if (test_case->method == SHEPARD_METHOD_IDW && test_case->neighbors != SHEPARD_NEIGHBORS_ALL)
+    params.power = 3.0;
+  params.neighbors = test_case->neighbors;
+  /* As the grid cases: alpha varies instead of sitting at alpha5. */
+  params.r_max = 4.0;
+  return params;
+}
+
+/* As tied_neighbourhoods, outside each point's fold: from the CPU's 32 nearest of each point, those of its own fold
+ * left out. A point whose nearest outside its fold lies on it takes their mean, whichever neighbours they are. */
+static gboolean *
+tied_cv_neighbourhoods (const point_set *points, const size_t *fold, int neighbors)
+{
+  size_t n = points->count;
+  gboolean *tied = g_new0 (gboolean, n);
+  if (neighbors == SHEPARD_NEIGHBORS_ALL)
+    return tied;
+  enum { K = 32, BLOCK = 8192 };
+  g_autofree double *d2 = g_new (double, (size_t) BLOCK * K);
+  g_autofree size_t *index = g_new (size_t, (size_t) BLOCK * K);
+  shepard_error error = { 0 };
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 0, &error);
+  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, n, &error), &error,
+                        SHEPARD_OK);
+  size_t wanted = (size_t) neighbors + 1;
+  for (size_t first = 0; first < n; first += BLOCK)
+    {
+      size_t count = MIN ((size_t) BLOCK, n - first);
+      assert_engine_status (shepard_engine_nearest (engine, points->x + first, points->y + first, count, K, d2, index,
+                                                    &error),
+                            &error, SHEPARD_OK);
+      for (size_t q = 0; q < count; q++)
+        {
+          size_t i = first + q;
+          double kept[K];
+          size_t found = 0;
+          for (size_t j = 0; j < K && found < wanted; j++)
+            if (index[q * K + j] != SIZE_MAX && fold[index[q * K + j]] != fold[i])
+              kept[found++] = d2[q * K + j];
+          if (found < wanted)
+            tied[i] = TRUE;
+          else
+            tied[i] = kept[0] > 0.0 && kept[wanted - 1] - kept[wanted - 2] <= 1e-6 * kept[wanted - 1];
+        }
+    }
+  shepard_engine_free (engine);
+  return tied;
+}
+
+typedef struct {
+  double *prediction, *residual, *alpha;
+  size_t *fold;
+  shepard_cv_summary summary;
+} cv_result;
+
+static void
+cv_result_init (cv_result *result, size_t n)
+{
+  *result = (cv_result) {
+    .prediction = g_new (double, n), .residual = g_new (double, n), .alpha = g_new (double, n),
+    .fold = g_new (size_t, n),
+  };
+  for (size_t i = 0; i < n; i++)
+    result->prediction[i] = result->residual[i] = result->alpha[i] = NAN;
+}
+
+static void
+cv_result_clear (cv_result *result)
+{
+  g_free (result->prediction);
+  g_free (result->residual);
+  g_free (result->alpha);
+  g_free (result->fold);
+}
+
+static void
+cross_validate_on (shepard_backend backend, shepard_precision precision, const point_set *points,
+                   const shepard_params *params, size_t folds, cv_result *result)
+{
+  shepard_error error = { 0 };
+  shepard_engine *engine = shepard_engine_new (backend, precision, 0, &error);
+  g_assert_nonnull (engine);
+  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  g_test_message ("%s", shepard_engine_describe (engine));
+  shepard_cv_outputs outputs = { result->prediction, result->residual, result->alpha, result->fold };
+  gint64 start = g_get_monotonic_time ();
+  assert_engine_status (shepard_engine_cross_validate (engine, params, folds, 17, &outputs, &result->summary, NULL,
+                                                       NULL, &error),
+                        &error, SHEPARD_OK);
+  g_test_message ("cross-validated in %.1f ms: RMSE %.9g", 1e-3 * (double) (g_get_monotonic_time () - start),
+                  result->summary.rmse);
+  shepard_engine_free (engine);
+}
+
+static void
+test_cross_validation (gconstpointer data)
+{
+  if (!have_device ())
+    return;
+  const cv_case *test_case = data;
+  if (too_large_for_sanitizer (test_case->count))
+    return;
+  point_set *points = point_set_new (test_case->layout, test_case->count, 8000 + test_case->count);
+  size_t n = points->count;
+  shepard_params params = cv_params (test_case);
+  cv_result expected, actual;
+  cv_result_init (&expected, n);
+  cv_result_init (&actual, n);
+  cross_validate_on (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, points, &params, test_case->folds, &expected);
+  cross_validate_on (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, points, &params, test_case->folds, &actual);
+
+  for (size_t i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (actual.fold[i], ==, expected.fold[i]);
+      g_assert_cmpfloat (actual.residual[i], ==, actual.prediction[i] - points->z[i]);
+    }
+  double scale = point_set_value_scale (points);
+  g_autofree gboolean *tied = tied_cv_neighbourhoods (points, expected.fold, params.neighbors);
+  compare ("predictions", actual.prediction, expected.prediction, tied, n, scale);
+  compare ("alpha", actual.alpha, expected.alpha, NULL, n, params.method == SHEPARD_METHOD_AIDW ? params.alpha[4]
+                                                                                                : params.power);
+  g_assert_cmpuint (actual.summary.n, ==, n);
+  g_assert_cmpfloat (fabs (actual.summary.rmse - expected.summary.rmse), <=, VALUE_TOLERANCE * scale);
+  g_assert_cmpfloat (fabs (actual.summary.mae - expected.summary.mae), <=, VALUE_TOLERANCE * scale);
+  cv_result_clear (&expected);
+  cv_result_clear (&actual);
+  point_set_free (points);
+}
+
+typedef struct {
+  int calls;
+  int cancel_at; /* the call that answers false; 0: none */
+  double last_fraction;
+  gboolean monotonic;
+} progress_record;
+
+static bool
+record_progress (double fraction, const char *message, void *data)
+{
+  progress_record *record = data;
+  record->calls++;
+  record->monotonic &= fraction >= record->last_fraction && fraction <= 1.0;
+  record->last_fraction = fraction;
+  g_assert_nonnull (message);
+  return record->calls != record->cancel_at;
+}
+
+/* Cancel through the progress callback: at once, and between two launches of the all-points stage (400K points make
+ * more than one); the engine answers again afterwards. */
+static void
+test_cross_validation_cancel (void)
+{
+  if (!have_device ())
+    return;
+  if (too_large_for_sanitizer (400000))
+    return;
+  point_set *points = point_set_new (POINT_LAYOUT_UNIFORM, 400000, 95);
+  shepard_error error = { 0 };
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 0, &error);
+  g_assert_nonnull (engine);
+  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  shepard_params params;
+  shepard_params_init_idw (&params);
+  shepard_cv_summary summary = { .n = 12345 };
+
+  progress_record at_once = { .cancel_at = 1, .monotonic = TRUE };
+  assert_engine_status (shepard_engine_cross_validate (engine, &params, SHEPARD_FOLDS_LEAVE_ONE_OUT, 0, NULL,
+                                                       &summary, record_progress, &at_once, &error),
+                        &error, SHEPARD_ERROR_CANCELLED);
+  g_assert_cmpint (at_once.calls, ==, 1);
+  g_assert_cmpuint (summary.n, ==, 12345);
+
+  progress_record midway = { .cancel_at = 2, .monotonic = TRUE };
+  assert_engine_status (shepard_engine_cross_validate (engine, &params, SHEPARD_FOLDS_LEAVE_ONE_OUT, 0, NULL,
+                                                       &summary, record_progress, &midway, &error),
+                        &error, SHEPARD_ERROR_CANCELLED);
+  g_assert_cmpint (midway.calls, ==, 2);
+  g_assert_cmpfloat (midway.last_fraction, >, 0.0);
+  g_assert_cmpfloat (midway.last_fraction, <, 1.0);
+  g_assert_cmpuint (summary.n, ==, 12345);
+
+  progress_record whole = { .monotonic = TRUE };
+  assert_engine_status (shepard_engine_cross_validate (engine, &params, SHEPARD_FOLDS_LEAVE_ONE_OUT, 0, NULL,
+                                                       &summary, record_progress, &whole, &error),
+                        &error, SHEPARD_OK);
+  g_test_message ("%d progress calls; RMSE %.6g", whole.calls, summary.rmse);
+  g_assert_cmpint (whole.calls, >=, 3);
+  g_assert_true (whole.monotonic);
+  g_assert_cmpfloat (whole.last_fraction, ==, 1.0);
+  g_assert_cmpuint (summary.n, ==, points->count);
+  g_assert_true (isfinite (summary.rmse));
+  shepard_engine_free (engine);
+  point_set_free (points);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -339,5 +582,11 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/compute/cuda/point-queries", test_point_queries);
   g_test_add_func ("/compute/cuda/nearest", test_nearest);
+  for (size_t i = 0; i < G_N_ELEMENTS (cv_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/compute/cuda/cross-validation/%s", cv_cases[i].name);
+      g_test_add_data_func (path, &cv_cases[i], test_cross_validation);
+    }
+  g_test_add_func ("/compute/cuda/cross-validation/cancel", test_cross_validation_cancel);
   return g_test_run ();
 }

@@ -81,13 +81,18 @@ test_against_engine (gconstpointer data)
       assert_engine_status (shepard_engine_interpolate_points (exact, &params, &x, &y, 1, &outputs, NULL, NULL,
                                                                &error),
                             &error, SHEPARD_OK);
-      outputs.values = &value_fast;
+      outputs = (shepard_outputs) { .values = &value_fast };
       assert_engine_status (shepard_engine_interpolate_points (fast, &params, &x, &y, 1, &outputs, NULL, NULL,
                                                                &error),
                             &error, SHEPARD_OK);
-      /* The float64 engine's value, to rounding; a float32 (or GPU) engine's within its promise. */
+      /* The float64 engine's value, to rounding; a float32 (or GPU) engine's within its promise, unless the N-th and
+       * (N+1)-th nearest lie closer than float32 tells apart (a dense cluster seen from afar): then which of them is
+       * weighed is not defined (reference-interpolation.h). */
+      reference_result expected;
+      reference_interpolate (&reference, &params, x, y, &expected);
       g_assert_cmpfloat_with_epsilon (explanation.value, value_exact, 1e-13 * scale);
-      g_assert_cmpfloat_with_epsilon (explanation.value, value_fast, 1e-5 * scale);
+      if (!expected.neighbourhood_ambiguous)
+        g_assert_cmpfloat_with_epsilon (explanation.value, value_fast, 1e-5 * scale);
       g_assert_cmpfloat_with_epsilon (explanation.alpha, test_case->aidw ? alpha : params.power, 1e-12);
 
       /* The listed points are the nearest, as the reference sorts them. */
@@ -100,8 +105,6 @@ test_against_engine (gconstpointer data)
           g_assert_cmpfloat (listed[j].value, ==, points->z[listed[j].index]);
         }
 
-      reference_result expected;
-      reference_interpolate (&reference, &params, x, y, &expected);
       if (test_case->aidw)
         {
           double area = reference_study_area (&reference, params.area_mode, params.area);
