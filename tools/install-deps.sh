@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   meson ninja-build pkg-config gcc g++
-  libglib2.0-dev libgtk-4-dev libepoxy-dev libgdal-dev gdal-bin
+  libglib2.0-dev libgtk-4-dev libepoxy-dev libgdal-dev gdal-bin libnlopt-dev libjson-glib-dev
   xvfb xauth libgl1-mesa-dri
   desktop-file-utils appstream
 )

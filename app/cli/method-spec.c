@@ -21,7 +21,9 @@ parse_real (const char *name, const char *text, double *result, GError **error)
 
   errno = 0;
   double value = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || errno != 0 || !isfinite (value))
+  /* A subnormal number sets ERANGE too, yet is what was written: only an overflow or an underflow to zero fails. */
+  gboolean out_of_range = errno != 0 && !(errno == ERANGE && value != 0.0);
+  if (end == text || *end != '\0' || out_of_range || !isfinite (value))
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
                    "method option %s needs a number, not \"%s\"", name, text);
@@ -133,6 +135,23 @@ parse_area (const char *name, const char *value, shepard_params *params, GError 
   return TRUE;
 }
 
+static gboolean
+parse_rexp (const char *name, const char *value, shepard_params *params, GError **error)
+{
+  if (g_ascii_strcasecmp (value, "nearest") == 0)
+    params->rexp = SHEPARD_REXP_NEAREST;
+  else if (g_ascii_strcasecmp (value, "knn") == 0)
+    params->rexp = SHEPARD_REXP_KNN;
+  else
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                   "method option %s needs \"nearest\" (the distance to the nearest neighbour, the papers' r_exp) "
+                   "or \"knn\" (the mean distance to the k nearest), not \"%s\"", name, value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static const MethodOption idw_options[] = {
   { "power", parse_power },
   { "neighbors", parse_neighbors },
@@ -145,6 +164,7 @@ static const MethodOption aidw_options[] = {
   { "rmax", parse_r_max },
   { "area", parse_area },
   { "neighbors", parse_neighbors },
+  { "rexp", parse_rexp },
 };
 
 typedef struct {
@@ -242,4 +262,99 @@ shepard_method_spec_parse (const char *spec, shepard_params *params, GError **er
     }
   *params = parsed;
   return TRUE;
+}
+
+/* Whether two doubles are the same number, telling -0 from 0 (a parse gives back what was written, sign and all). */
+static gboolean
+same_number (double a, double b)
+{
+  return a == b && signbit (a) == signbit (b);
+}
+
+/* The fewest significant digits that read back to exactly value: %.17g always does, shorter often. */
+static void
+append_number (GString *text, double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      char format[8];
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (same_number (g_ascii_strtod (buffer, NULL), value))
+        break;
+    }
+  g_string_append (text, buffer);
+}
+
+static void
+append_real_option (GString *text, const char *name, double value)
+{
+  g_string_append_printf (text, ":%s=", name);
+  append_number (text, value);
+}
+
+static void
+append_neighbors (GString *text, int neighbors)
+{
+  if (neighbors != SHEPARD_NEIGHBORS_ALL)
+    g_string_append_printf (text, ":neighbors=%d", neighbors);
+}
+
+static void
+append_aidw_options (GString *text, const shepard_params *params, const shepard_params *defaults)
+{
+  if (params->k != defaults->k)
+    g_string_append_printf (text, ":k=%d", params->k);
+
+  gboolean default_alpha = TRUE;
+  for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+    default_alpha = default_alpha && same_number (params->alpha[level], defaults->alpha[level]);
+  if (!default_alpha)
+    {
+      g_string_append (text, ":alpha=");
+      for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+        {
+          if (level > 0)
+            g_string_append_c (text, ',');
+          append_number (text, params->alpha[level]);
+        }
+    }
+  if (!same_number (params->r_min, defaults->r_min))
+    append_real_option (text, "rmin", params->r_min);
+  if (!same_number (params->r_max, defaults->r_max))
+    append_real_option (text, "rmax", params->r_max);
+  if (params->area_mode == SHEPARD_AREA_CONVEX_HULL)
+    g_string_append (text, ":area=hull");
+  else if (params->area_mode == SHEPARD_AREA_GIVEN)
+    append_real_option (text, "area", params->area);
+  append_neighbors (text, params->neighbors);
+  if (params->rexp == SHEPARD_REXP_KNN)
+    g_string_append (text, ":rexp=knn");
+}
+
+char *
+shepard_method_spec_format (const shepard_params *params)
+{
+  g_return_val_if_fail (params != NULL, NULL);
+
+  shepard_params defaults;
+  GString *text = g_string_new (NULL);
+
+  if (params->method == SHEPARD_METHOD_AIDW)
+    {
+      shepard_params_init_aidw (&defaults);
+      g_string_append (text, "aidw");
+      append_aidw_options (text, params, &defaults);
+    }
+  else
+    {
+      shepard_params_init_idw (&defaults);
+      g_string_append (text, "idw");
+      if (!same_number (params->power, defaults.power))
+        append_real_option (text, "power", params->power);
+      append_neighbors (text, params->neighbors);
+    }
+  return g_string_free (text, FALSE);
 }

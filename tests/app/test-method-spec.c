@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <glib.h>
+#include <math.h>
 #include <string.h>
 
 #include "method-spec.h"
@@ -40,6 +41,7 @@ test_aidw_defaults (void)
   g_assert_cmpfloat (params.r_max, ==, 2.0);
   g_assert_cmpint (params.area_mode, ==, SHEPARD_AREA_BOUNDING_BOX);
   g_assert_cmpint (params.neighbors, ==, SHEPARD_NEIGHBORS_ALL);
+  g_assert_cmpint (params.rexp, ==, SHEPARD_REXP_NEAREST);
 }
 
 static void
@@ -56,7 +58,8 @@ static void
 test_aidw_every_key (void)
 {
   const double expected_alpha[SHEPARD_AIDW_LEVELS] = { 1.0, 1.25, 2.0, 4.0, 5.5 };
-  shepard_params params = parse_ok ("aidw:k=10:alpha=1,1.25,2,4,5.5:rmin=0.5:rmax=1.5:area=12500.5:neighbors=32");
+  shepard_params params = parse_ok ("aidw:k=10:alpha=1,1.25,2,4,5.5:rmin=0.5:rmax=1.5:area=12500.5:neighbors=32"
+                                     ":rexp=knn");
 
   g_assert_cmpint (params.k, ==, 10);
   for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
@@ -66,6 +69,15 @@ test_aidw_every_key (void)
   g_assert_cmpint (params.area_mode, ==, SHEPARD_AREA_GIVEN);
   g_assert_cmpfloat (params.area, ==, 12500.5);
   g_assert_cmpint (params.neighbors, ==, 32);
+  g_assert_cmpint (params.rexp, ==, SHEPARD_REXP_KNN);
+}
+
+static void
+test_rexp (void)
+{
+  g_assert_cmpint (parse_ok ("aidw:rexp=knn").rexp, ==, SHEPARD_REXP_KNN);
+  g_assert_cmpint (parse_ok ("aidw:REXP=KNN").rexp, ==, SHEPARD_REXP_KNN);
+  g_assert_cmpint (parse_ok ("aidw:rexp=nearest").rexp, ==, SHEPARD_REXP_NEAREST);
 }
 
 static void
@@ -117,6 +129,11 @@ static const BadSpec bad_specs[] = {
   { "aidw:alpha=1,2,x,4,5", "\"x\"" },
   { "aidw:area=disc", "\"bbox\", \"hull\" or an area" },
   { "aidw:rmin=low", "\"low\"" },
+  { "aidw:rexp=mean", "\"nearest\"" },
+  { "aidw:rexp=", "NAME=VALUE" },
+  { "idw:rexp=knn", "unknown option \"rexp\" for method idw" },
+  { "aidw:rexp=knn:rexp=nearest", "given twice" },
+  { "aidw:rmin=1e-400", "\"1e-400\"" },
 };
 
 static void
@@ -159,6 +176,188 @@ test_out_of_range (gconstpointer data)
   g_assert_cmpstr (error->message, !=, "");
 }
 
+static char *
+format_ok (const char *spec)
+{
+  shepard_params params = parse_ok (spec);
+
+  return shepard_method_spec_format (&params);
+}
+
+/* Parsed and formatted again, a specification comes out in its shortest form, options in the order of the usage. */
+static const struct {
+  const char *spec;
+  const char *formatted;
+} canonical_specs[] = {
+  { "idw", "idw" },
+  { "aidw", "aidw" },
+  { "idw:power=2:neighbors=all", "idw" },
+  { "IDW:Power=3.250:neighbors=16", "idw:power=3.25:neighbors=16" },
+  { "aidw:k=15:alpha=1.5,2,2.5,3,3.5:rmin=0:rmax=2:area=bbox:neighbors=all:rexp=nearest", "aidw" },
+  { "aidw:rexp=knn:neighbors=32:area=12500.5:rmax=1.5:rmin=0.5:alpha=1,1.25,2,4,5.5:k=10",
+    "aidw:k=10:alpha=1,1.25,2,4,5.5:rmin=0.5:rmax=1.5:area=12500.5:neighbors=32:rexp=knn" },
+  { "aidw:area=HULL", "aidw:area=hull" },
+  { "aidw:alpha=1.5,2,2.5,3,3.6", "aidw:alpha=1.5,2,2.5,3,3.6" },
+  { "idw:power=0.1000", "idw:power=0.1" },
+  { "idw:power=1e300", "idw:power=1e+300" },
+  { "idw:power=0.33333333333333331", "idw:power=0.3333333333333333" },
+  { "idw:power=0.30000000000000004", "idw:power=0.30000000000000004" },
+  { "idw:power=4.9406564584124654e-324", "idw:power=5e-324" },
+  { "aidw:rmin=-0", "aidw:rmin=-0" },
+};
+
+static void
+test_format_canonical (void)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS (canonical_specs); i++)
+    {
+      g_autofree char *formatted = format_ok (canonical_specs[i].spec);
+      g_assert_cmpstr (formatted, ==, canonical_specs[i].formatted);
+    }
+}
+
+static gboolean
+same_number (double a, double b)
+{
+  return memcmp (&a, &b, sizeof a) == 0;
+}
+
+/* The fields the method uses are the same numbers, bit for bit. */
+static void
+assert_same_params (const shepard_params *actual, const shepard_params *expected)
+{
+  g_assert_cmpint (actual->method, ==, expected->method);
+  g_assert_cmpint (actual->neighbors, ==, expected->neighbors);
+  if (expected->method == SHEPARD_METHOD_IDW)
+    {
+      g_assert_true (same_number (actual->power, expected->power));
+      return;
+    }
+  g_assert_cmpint (actual->k, ==, expected->k);
+  for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+    g_assert_true (same_number (actual->alpha[level], expected->alpha[level]));
+  g_assert_true (same_number (actual->r_min, expected->r_min));
+  g_assert_true (same_number (actual->r_max, expected->r_max));
+  g_assert_cmpint (actual->area_mode, ==, expected->area_mode);
+  if (expected->area_mode == SHEPARD_AREA_GIVEN)
+    g_assert_true (same_number (actual->area, expected->area));
+  g_assert_cmpint (actual->rexp, ==, expected->rexp);
+}
+
+/* A positive number as people and optimisers write them: a default, a short decimal, any double of a range, or one
+ * of the extremes. */
+static double
+random_positive (GRand *random, double default_value)
+{
+  static const double extremes[] = { 4.9406564584124654e-324, 2.2250738585072014e-308, 1e-300, 1e300,
+                                     1.7976931348623157e308, 0.1, 1.0 / 3.0 };
+
+  switch (g_rand_int_range (random, 0, 5))
+    {
+    case 0:
+      return default_value;
+    case 1:
+      return g_rand_int_range (random, 1, 1000) / 100.0;
+    case 2:
+      return extremes[g_rand_int_range (random, 0, G_N_ELEMENTS (extremes))];
+    default:
+      return g_rand_double_range (random, 1e-3, 10.0) * exp2 (g_rand_int_range (random, -20, 20));
+    }
+}
+
+static void
+random_params (GRand *random, shepard_params *params)
+{
+  if (g_rand_boolean (random))
+    {
+      shepard_params_init_idw (params);
+      params->power = random_positive (random, params->power);
+    }
+  else
+    {
+      shepard_params_init_aidw (params);
+      params->k = g_rand_boolean (random) ? params->k : g_rand_int_range (random, 1, SHEPARD_MAX_NEIGHBORS + 1);
+      if (g_rand_boolean (random))
+        for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+          params->alpha[level] = random_positive (random, params->alpha[level]);
+      switch (g_rand_int_range (random, 0, 4))
+        {
+        case 0:
+          break;
+        case 1:
+          params->r_min = -0.0;
+          params->r_max = random_positive (random, params->r_max);
+          break;
+        default:
+          params->r_min = g_rand_boolean (random) ? 0.0 : g_rand_double_range (random, 0.0, 4.0);
+          params->r_max = params->r_min + random_positive (random, 1.0);
+          break;
+        }
+      params->area_mode = (shepard_area_mode) g_rand_int_range (random, 0, 3);
+      params->area = params->area_mode == SHEPARD_AREA_GIVEN ? random_positive (random, 1e6) : 0.0;
+      params->rexp = g_rand_boolean (random) ? SHEPARD_REXP_KNN : SHEPARD_REXP_NEAREST;
+    }
+  params->neighbors = g_rand_boolean (random) ? SHEPARD_NEIGHBORS_ALL
+                                              : g_rand_int_range (random, 1, SHEPARD_MAX_NEIGHBORS + 1);
+}
+
+static void
+test_format_round_trip (void)
+{
+  g_autoptr (GRand) random = g_rand_new_with_seed (20261124);
+
+  for (int i = 0; i < 20000; i++)
+    {
+      shepard_params params, parsed;
+      random_params (random, &params);
+      shepard_error engine_error = { 0 };
+      if (shepard_params_validate (&params, &engine_error) != SHEPARD_OK)
+        continue;
+
+      g_autofree char *spec = shepard_method_spec_format (&params);
+      g_autoptr (GError) error = NULL;
+      if (!shepard_method_spec_parse (spec, &parsed, &error))
+        g_error ("\"%s\" does not parse: %s", spec, error->message);
+      assert_same_params (&parsed, &params);
+
+      /* Shortest: no option at its default, and no number that one digit fewer would still give. */
+      g_autofree char *again = shepard_method_spec_format (&parsed);
+      g_assert_cmpstr (again, ==, spec);
+      g_assert_null (strstr (spec, ":rexp=nearest"));
+      g_assert_null (strstr (spec, ":neighbors=all"));
+      g_assert_null (strstr (spec, ":k=15:"));
+      if (i < 5)
+        g_test_message ("%s", spec);
+    }
+}
+
+/* %.17g reads back to every double, but here each number takes the fewest digits that do. */
+static void
+test_format_shortest (void)
+{
+  g_autoptr (GRand) random = g_rand_new_with_seed (7);
+
+  for (int i = 0; i < 2000; i++)
+    {
+      shepard_params params;
+      shepard_params_init_idw (&params);
+      params.power = g_rand_double_range (random, 0.01, 100.0);
+      g_autofree char *spec = shepard_method_spec_format (&params);
+      const char *number = spec + strlen ("idw:power=");
+      g_assert_cmpfloat (g_ascii_strtod (number, NULL), ==, params.power);
+
+      int digits = 0;
+      for (const char *c = number; *c != '\0' && *c != 'e'; c++)
+        digits += g_ascii_isdigit (*c) && (digits > 0 || *c != '0');
+      char shorter[G_ASCII_DTOSTR_BUF_SIZE];
+      char format[8];
+      g_snprintf (format, sizeof format, "%%.%dg", MAX (digits - 1, 1));
+      g_ascii_formatd (shorter, sizeof shorter, format, params.power);
+      if (digits > 1)
+        g_assert_cmpfloat (g_ascii_strtod (shorter, NULL), !=, params.power);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -170,6 +369,10 @@ main (int argc, char **argv)
   g_test_add_func ("/app/method-spec/aidw/every-key", test_aidw_every_key);
   g_test_add_func ("/app/method-spec/aidw/area-modes", test_area_modes);
   g_test_add_func ("/app/method-spec/neighbors", test_neighbors);
+  g_test_add_func ("/app/method-spec/aidw/rexp", test_rexp);
+  g_test_add_func ("/app/method-spec/format/canonical", test_format_canonical);
+  g_test_add_func ("/app/method-spec/format/round-trip", test_format_round_trip);
+  g_test_add_func ("/app/method-spec/format/shortest", test_format_shortest);
   for (size_t i = 0; i < G_N_ELEMENTS (bad_specs); i++)
     {
       g_autofree char *path = g_strdup_printf ("/app/method-spec/bad/%zu", i);
