@@ -228,6 +228,52 @@ handle_alpha_out (ParseState *state, const char *synopsis, const char *const *va
 }
 
 static gboolean
+handle_r_out (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+{
+  replace_string (&state->options->r_path, values[0]);
+  return TRUE;
+}
+
+static gboolean
+handle_r_obs_out (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+{
+  replace_string (&state->options->r_obs_path, values[0]);
+  return TRUE;
+}
+
+static gboolean
+handle_extra_bands (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+{
+  static const struct {
+    const char *name;
+    ShepardGridExportPlanes plane;
+  } names[] = {
+    { "alpha", SHEPARD_GRID_EXPORT_ALPHA },
+    { "r", SHEPARD_GRID_EXPORT_R },
+    { "robs", SHEPARD_GRID_EXPORT_R_OBS },
+  };
+  g_auto (GStrv) items = g_strsplit (values[0], ",", -1);
+  ShepardGridExportPlanes planes = 0;
+
+  if (items[0] == NULL)
+    return usage_error (error, "%s needs a comma list of alpha, r and robs", synopsis);
+  for (char **item = items; *item != NULL; item++)
+    {
+      ShepardGridExportPlanes plane = 0;
+      for (size_t i = 0; i < G_N_ELEMENTS (names); i++)
+        if (g_ascii_strcasecmp (*item, names[i].name) == 0)
+          plane = names[i].plane;
+      if (plane == 0)
+        return usage_error (error, "%s: each band must be alpha, r or robs, not \"%s\"", synopsis, *item);
+      if ((planes & plane) != 0)
+        return usage_error (error, "%s names %s twice: give each band once", synopsis, *item);
+      planes |= plane;
+    }
+  state->options->extra_bands = planes;
+  return TRUE;
+}
+
+static gboolean
 handle_quiet (ParseState *state, const char *synopsis, const char *const *values, GError **error)
 {
   state->options->quiet = TRUE;
@@ -249,6 +295,9 @@ static const OptionSpec option_specs[] = {
   { "-a_nodata", 1, "-a_nodata V", handle_nodata },
   { "--backend", 1, "--backend auto|cpu|cuda", handle_backend },
   { "--alpha-out", 1, "--alpha-out FILE", handle_alpha_out },
+  { "--r-out", 1, "--r-out FILE", handle_r_out },
+  { "--robs-out", 1, "--robs-out FILE", handle_r_obs_out },
+  { "--extra-bands", 1, "--extra-bands LIST", handle_extra_bands },
   { "-q", 0, "-q", handle_quiet },
 };
 
@@ -365,6 +414,8 @@ shepard_grid_options_clear (ShepardGridOptions *options)
   g_clear_pointer (&options->format, g_free);
   g_clear_pointer (&options->creation_options, g_strfreev);
   g_clear_pointer (&options->alpha_path, g_free);
+  g_clear_pointer (&options->r_path, g_free);
+  g_clear_pointer (&options->r_obs_path, g_free);
 }
 
 const char *
@@ -373,9 +424,11 @@ shepard_grid_usage (void)
   return "Usage: shepard-grid [-l LAYER] -zfield FIELD [-oo NAME=VALUE]... [-a METHOD]\n"
          "                    [-txe XMIN XMAX -tye YMIN YMAX] [-outsize W H | -tr XRES YRES]\n"
          "                    [-of FORMAT] [-co NAME=VALUE]... [-ot Float32|Float64] [-a_nodata V]\n"
-         "                    [--backend auto|cpu|cuda] [--alpha-out FILE] [-q] SRC DST\n"
+         "                    [--backend auto|cpu|cuda] [--extra-bands LIST] [--alpha-out FILE]\n"
+         "                    [--r-out FILE] [--robs-out FILE] [-q] SRC DST\n"
          "METHOD: idw[:power=2][:neighbors=all|N]\n"
          "        aidw[:k=15][:alpha=1.5,2,2.5,3,3.5][:rmin=0][:rmax=2][:area=bbox|hull|A][:neighbors=all|N]\n"
+         "            [:rexp=nearest|knn]\n"
          "\n"
          "Interpolates the numeric field FIELD of a point layer SRC (any vector source GDAL reads) into the\n"
          "raster DST with inverse distance weighting (idw) or adaptive IDW (aidw, Mei et al. 2016).\n"
@@ -386,7 +439,9 @@ shepard_grid_usage (void)
          "                       name (X_POSSIBLE_NAMES, Y_POSSIBLE_NAMES) and types detected (AUTODETECT_TYPE)\n"
          "  -a METHOD            interpolation method and its parameters (default: idw)\n"
          "                       neighbors=all weighs every point (the default), N the N nearest;\n"
-         "                       area is AIDW's study area: bbox (default), hull, or a value in squared units\n"
+         "                       area is AIDW's study area: bbox (default), hull, or a value in squared units;\n"
+         "                       rexp is what r_obs is compared with: nearest (default, the papers' expected\n"
+         "                       nearest-neighbour distance) or knn (the expected mean distance to the k nearest)\n"
          "  -txe, -tye           extent of the raster (default: the points' bounding box)\n"
          "  -outsize W H         raster size in cells (default: 256 256)\n"
          "  -tr XRES YRES        cell size instead of -outsize\n"
@@ -395,7 +450,13 @@ shepard_grid_usage (void)
          "  -ot TYPE             Float32 (default, fast single-precision path) or Float64 (double precision)\n"
          "  -a_nodata V          nodata value to record in the raster\n"
          "  --backend B          auto (default: CUDA when a GPU is present, else the CPU), cpu or cuda\n"
-         "  --alpha-out FILE     also write the adaptive power alpha of every cell (aidw only)\n"
+         "  --extra-bands LIST   add to DST, after the values in band 1, a band for each of a comma list of\n"
+         "                       alpha, r and robs, always in that order; the bands are described by FIELD,\n"
+         "                       \"alpha\", \"R\" and \"r_obs\"\n"
+         "  --alpha-out FILE     also write the power of every cell to FILE: AIDW's adaptive alpha (IDW's p)\n"
+         "  --r-out FILE         also write AIDW's density ratio R = r_obs / r_exp of every cell (aidw only)\n"
+         "  --robs-out FILE      also write AIDW's r_obs, the mean distance of every cell to its k nearest\n"
+         "                       points in map units (aidw only)\n"
          "  -q                   quiet: no progress bar nor report\n"
          "\n"
          "Grid nodes are cell centres, as with gdal_grid. Ctrl-C cancels and leaves no output.\n"

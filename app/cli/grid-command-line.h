@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "grid-export.h"
 #include "shepard-engine.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,9 @@ typedef struct {
   double nodata;
   shepard_backend backend;
   char *alpha_path;       /* NULL unless --alpha-out */
+  char *r_path;           /* NULL unless --r-out */
+  char *r_obs_path;       /* NULL unless --robs-out */
+  ShepardGridExportPlanes extra_bands; /* added to DST as bands; 0 unless --extra-bands */
   gboolean quiet;
   gboolean help;          /* --help: print shepard_grid_usage() and nothing else */
 } ShepardGridOptions;

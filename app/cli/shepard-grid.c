@@ -39,27 +39,52 @@ install_cancel_handlers (void)
   sigaction (SIGTERM, &action, NULL);
 }
 
+/* An output may be neither the input nor another output. */
 static gboolean
 check_distinct_files (const ShepardGridOptions *options, GError **error)
 {
   const struct {
-    const char *output;
-    const char *other;
+    const char *path;
     const char *what;
-  } pairs[] = {
-    { options->destination, options->source, "the input SRC" },
-    { options->alpha_path, options->source, "the input SRC" },
-    { options->alpha_path, options->destination, "the output DST" },
+  } files[] = {
+    { options->source, "the input SRC" },
+    { options->destination, "the output DST" },
+    { options->alpha_path, "the output of --alpha-out" },
+    { options->r_path, "the output of --r-out" },
+    { options->r_obs_path, "the output of --robs-out" },
   };
 
-  for (size_t i = 0; i < G_N_ELEMENTS (pairs); i++)
-    if (pairs[i].output != NULL && shepard_paths_name_same_file (pairs[i].output, pairs[i].other))
-      {
-        g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_SAME_FILE,
-                     "the output \"%s\" is %s: give another output file name", pairs[i].output, pairs[i].what);
-        return FALSE;
-      }
+  for (size_t i = 1; i < G_N_ELEMENTS (files); i++)
+    for (size_t j = 0; j < i; j++)
+      if (files[i].path != NULL && files[j].path != NULL && shepard_paths_name_same_file (files[i].path, files[j].path))
+        {
+          g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_SAME_FILE,
+                       "the output \"%s\" is %s: give another output file name", files[i].path, files[j].what);
+          return FALSE;
+        }
   return TRUE;
+}
+
+/* IDW's alpha is its power p in every cell; R and r_obs come from AIDW's neighbour distances, which IDW has not. */
+static gboolean
+check_planes_for_method (const ShepardGridOptions *options, const shepard_params *params, GError **error)
+{
+  const char *refused = NULL;
+
+  if (params->method == SHEPARD_METHOD_AIDW)
+    return TRUE;
+  if (options->r_path != NULL)
+    refused = "--r-out writes AIDW's density ratio R = r_obs / r_exp, which IDW does not have: use it with -a aidw";
+  else if (options->r_obs_path != NULL)
+    refused = "--robs-out writes AIDW's r_obs, the mean distance to the k nearest points, which IDW does not have: "
+              "use it with -a aidw";
+  else if ((options->extra_bands & (SHEPARD_GRID_EXPORT_R | SHEPARD_GRID_EXPORT_R_OBS)) != 0)
+    refused = "--extra-bands: r and robs are AIDW's R and r_obs, which IDW does not have: use them with -a aidw, or "
+              "ask for alpha alone";
+  if (refused == NULL)
+    return TRUE;
+  g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE, refused);
+  return FALSE;
 }
 
 static void
@@ -127,18 +152,16 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   shepard_params params;
   if (!shepard_method_spec_parse (options->method, &params, error))
     return FALSE;
-  if (options->alpha_path != NULL && params.method != SHEPARD_METHOD_AIDW)
-    {
-      g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE,
-                           "--alpha-out writes AIDW's adaptive power: use it with -a aidw");
-      return FALSE;
-    }
-  if (!check_distinct_files (options, error))
+  if (!check_planes_for_method (options, &params, error) || !check_distinct_files (options, error))
     return FALSE;
 
   ShepardGridExport request = {
     .value_path = options->destination,
     .alpha_path = options->alpha_path,
+    .r_path = options->r_path,
+    .r_obs_path = options->r_obs_path,
+    .extra_bands = options->extra_bands,
+    .value_name = options->value_field,
     .format = {
       .driver_name = options->format,
       .data_type = options->float64 ? GDT_Float64 : GDT_Float32,
@@ -147,7 +170,7 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
       .creation_options = (const char *const *) options->creation_options,
     },
   };
-  if (shepard_raster_format_find_driver (&request.format, error) == NULL)
+  if (!shepard_grid_export_check (&params, &request, error))
     return FALSE;
 
   ShepardTerminalProgress watch_cancel;

@@ -19,6 +19,7 @@ struct _ShepardAtomicRaster {
   GDALDriverH driver;
   char **creation_options;
   GDALDatasetH dataset; /* open while rows are written */
+  size_t n_bands;
   gboolean finished;
   gboolean committed;
 };
@@ -54,7 +55,7 @@ make_work_directory (ShepardAtomicRaster *raster, GError **error)
 
 static GDALDatasetH
 create_dataset (ShepardAtomicRaster *raster, const ShepardRasterFormat *format, size_t width, size_t height,
-                const ShepardGdalErrorTrap *trap, GError **error)
+                size_t n_bands, const ShepardGdalErrorTrap *trap, GError **error)
 {
   GDALDriverH driver = raster->driver;
   const char *path = raster->work_path;
@@ -68,7 +69,8 @@ create_dataset (ShepardAtomicRaster *raster, const ShepardRasterFormat *format, 
       g_clear_pointer (&options, CSLDestroy);
       options = CSLSetNameValue (options, "BIGTIFF", "IF_NEEDED");
     }
-  GDALDatasetH dataset = GDALCreate (driver, path, (int) width, (int) height, 1, format->data_type, options);
+  GDALDatasetH dataset = GDALCreate (driver, path, (int) width, (int) height, (int) n_bands, format->data_type,
+                                     options);
   if (dataset == NULL)
     set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "creating the raster", raster->target_path);
   return dataset;
@@ -76,7 +78,8 @@ create_dataset (ShepardAtomicRaster *raster, const ShepardRasterFormat *format, 
 
 static gboolean
 describe_dataset (GDALDatasetH dataset, const ShepardRasterFormat *format, const double geotransform[6],
-                  const char *target_path, const ShepardGdalErrorTrap *trap, GError **error)
+                  const char *const *band_descriptions, const char *target_path, const ShepardGdalErrorTrap *trap,
+                  GError **error)
 {
   double transform[6];
 
@@ -91,10 +94,16 @@ describe_dataset (GDALDatasetH dataset, const ShepardRasterFormat *format, const
       set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "storing the CRS of", target_path);
       return FALSE;
     }
-  if (format->has_nodata && GDALSetRasterNoDataValue (GDALGetRasterBand (dataset, 1), format->nodata) != CE_None)
+  for (int i = 0; i < GDALGetRasterCount (dataset); i++)
     {
-      set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "storing the nodata value of", target_path);
-      return FALSE;
+      GDALRasterBandH band = GDALGetRasterBand (dataset, i + 1);
+      if (format->has_nodata && GDALSetRasterNoDataValue (band, format->nodata) != CE_None)
+        {
+          set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "storing the nodata value of", target_path);
+          return FALSE;
+        }
+      if (band_descriptions != NULL && band_descriptions[i] != NULL)
+        GDALSetDescription (band, band_descriptions[i]);
     }
   return TRUE;
 }
@@ -103,7 +112,16 @@ ShepardAtomicRaster *
 shepard_atomic_raster_create (const char *target_path, const ShepardRasterFormat *format, size_t width,
                               size_t height, const double geotransform[6], GError **error)
 {
+  return shepard_atomic_raster_create_bands (target_path, format, width, height, 1, NULL, geotransform, error);
+}
+
+ShepardAtomicRaster *
+shepard_atomic_raster_create_bands (const char *target_path, const ShepardRasterFormat *format, size_t width,
+                                    size_t height, size_t n_bands, const char *const *band_descriptions,
+                                    const double geotransform[6], GError **error)
+{
   g_return_val_if_fail (target_path != NULL && format != NULL && geotransform != NULL, NULL);
+  g_return_val_if_fail (n_bands >= 1, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (width < 1 || height < 1 || width > (size_t) G_MAXINT || height > (size_t) G_MAXINT)
@@ -119,7 +137,7 @@ shepard_atomic_raster_create (const char *target_path, const ShepardRasterFormat
                    "\"%s\" is a directory: give the file name of the raster to write", target_path);
       return NULL;
     }
-  GDALDriverH driver = shepard_raster_format_find_driver (format, error);
+  GDALDriverH driver = shepard_raster_format_find_driver_for_bands (format, n_bands, error);
   if (driver == NULL)
     return NULL;
 
@@ -132,25 +150,43 @@ shepard_atomic_raster_create (const char *target_path, const ShepardRasterFormat
 
   g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
   shepard_gdal_error_trap_push (&trap);
-  raster->dataset = create_dataset (raster, format, width, height, &trap, error);
-  if (raster->dataset == NULL || !describe_dataset (raster->dataset, format, geotransform, target_path, &trap, error))
+  raster->dataset = create_dataset (raster, format, width, height, n_bands, &trap, error);
+  if (raster->dataset == NULL
+      || !describe_dataset (raster->dataset, format, geotransform, band_descriptions, target_path, &trap, error))
     return NULL;
+  raster->n_bands = n_bands;
   return g_steal_pointer (&raster);
+}
+
+size_t
+shepard_atomic_raster_get_n_bands (const ShepardAtomicRaster *raster)
+{
+  g_return_val_if_fail (raster != NULL, 0);
+
+  return raster->n_bands;
 }
 
 gboolean
 shepard_atomic_raster_write_rows (ShepardAtomicRaster *raster, size_t first_row, size_t n_rows,
                                   const double *values, GError **error)
 {
+  return shepard_atomic_raster_write_band_rows (raster, 1, first_row, n_rows, values, error);
+}
+
+gboolean
+shepard_atomic_raster_write_band_rows (ShepardAtomicRaster *raster, size_t band, size_t first_row, size_t n_rows,
+                                       const double *values, GError **error)
+{
   g_return_val_if_fail (raster != NULL && raster->dataset != NULL && values != NULL, FALSE);
+  g_return_val_if_fail (band >= 1 && band <= raster->n_bands, FALSE);
 
   int width = GDALGetRasterXSize (raster->dataset);
   g_return_val_if_fail (first_row + n_rows <= (size_t) GDALGetRasterYSize (raster->dataset), FALSE);
 
   g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
   shepard_gdal_error_trap_push (&trap);
-  CPLErr result = GDALRasterIO (GDALGetRasterBand (raster->dataset, 1), GF_Write, 0, (int) first_row, width,
-                                (int) n_rows, (void *) values, width, (int) n_rows, GDT_Float64, 0, 0);
+  CPLErr result = GDALRasterIO (GDALGetRasterBand (raster->dataset, (int) band), GF_Write, 0, (int) first_row,
+                                width, (int) n_rows, (void *) values, width, (int) n_rows, GDT_Float64, 0, 0);
   if (result != CE_None)
     {
       set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, &trap, "writing the raster", raster->target_path);

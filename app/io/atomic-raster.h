@@ -8,19 +8,35 @@
 
 G_BEGIN_DECLS
 
-/* A one-band raster written row band by row band into a hidden directory beside its target and moved onto the
- * target only once it is whole: until commit an existing target is never touched, and freeing an uncommitted
- * raster (failure, cancel) removes every file it wrote.
+/* A raster written row band by row band into a hidden directory beside its target and moved onto the target only
+ * once it is whole: until commit an existing target is never touched, and freeing an uncommitted raster (failure,
+ * cancel) removes every file it wrote.
  * Drivers without Create (COG, PNG...) get the rows in a scratch GeoTIFF that finish copies into the format. */
 typedef struct _ShepardAtomicRaster ShepardAtomicRaster;
 
+/* A raster of one band, without a description. */
 ShepardAtomicRaster *shepard_atomic_raster_create (const char *target_path, const ShepardRasterFormat *format,
                                                    size_t width, size_t height, const double geotransform[6],
                                                    GError **error);
 
-/* values: n_rows * width doubles, row-major; rows count from the top. */
+/* A raster of n_bands (>= 1) bands of the format's data type, each with the format's nodata value.
+ * band_descriptions: NULL, or n_bands descriptions of the bands in order (GDALSetDescription; a NULL entry leaves
+ * its band undescribed). A format that cannot hold that many bands is refused here, before anything is written. */
+ShepardAtomicRaster *shepard_atomic_raster_create_bands (const char *target_path, const ShepardRasterFormat *format,
+                                                         size_t width, size_t height, size_t n_bands,
+                                                         const char *const *band_descriptions,
+                                                         const double geotransform[6], GError **error);
+
+size_t shepard_atomic_raster_get_n_bands (const ShepardAtomicRaster *raster);
+
+/* values: n_rows * width doubles, row-major; rows count from the top. Writes band 1. */
 gboolean shepard_atomic_raster_write_rows (ShepardAtomicRaster *raster, size_t first_row, size_t n_rows,
                                            const double *values, GError **error);
+
+/* The same for band (1 to n_bands, as GDAL counts them). Writing every band of a row band before the next row band
+ * keeps the blocks of a pixel-interleaved file in GDAL's cache until they are whole. */
+gboolean shepard_atomic_raster_write_band_rows (ShepardAtomicRaster *raster, size_t band, size_t first_row,
+                                                size_t n_rows, const double *values, GError **error);
 
 /* TRUE when finish copies the whole raster into the target format (the slow part of finishing). */
 gboolean shepard_atomic_raster_needs_copy (const ShepardAtomicRaster *raster);

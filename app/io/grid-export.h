@@ -9,21 +9,49 @@
 
 G_BEGIN_DECLS
 
-/* Bands of rows are computed and written one at a time; each holds at most this many bytes of doubles (at least one
- * row), so a raster of any size is never held whole in memory. */
+/* Bands of rows are computed and written one at a time; each holds at most this many bytes of doubles over every
+ * plane asked for (at least one row), so a raster of any size is never held whole in memory. */
 #define SHEPARD_GRID_EXPORT_BAND_BYTES ((size_t) 32 * 1024 * 1024)
 
+/* The surfaces behind AIDW's adaptive power that an export can add to the values, as flags. */
+typedef enum {
+  SHEPARD_GRID_EXPORT_ALPHA = 1 << 0, /* the power used at each cell: AIDW's adaptive alpha, IDW's constant p */
+  SHEPARD_GRID_EXPORT_R = 1 << 1,     /* AIDW only: the density ratio R = r_obs / r_exp */
+  SHEPARD_GRID_EXPORT_R_OBS = 1 << 2, /* AIDW only: the mean distance to the k nearest data points, in map units */
+} ShepardGridExportPlanes;
+
+#define SHEPARD_GRID_EXPORT_ALL_PLANES (SHEPARD_GRID_EXPORT_ALPHA | SHEPARD_GRID_EXPORT_R | SHEPARD_GRID_EXPORT_R_OBS)
+
+/* What to write. Every path names a raster of its own, all in format; zero or NULL fields ask for nothing more than
+ * the values, so a request written before the planes existed means what it meant. */
 typedef struct {
   const char *value_path;
-  const char *alpha_path; /* AIDW only: also write the adaptive power alpha of every cell here; NULL: don't */
+  const char *alpha_path; /* also write the power alpha of every cell to a raster of its own here; NULL: don't */
   ShepardRasterFormat format;
   size_t band_bytes;      /* 0: SHEPARD_GRID_EXPORT_BAND_BYTES */
+  /* Planes added to the value raster as bands 2, 3, ... always in the order alpha, R, r_obs; band 1 stays the
+   * values. The bands of such a raster are described: value_name (or "value"), "alpha", "R", "r_obs". */
+  ShepardGridExportPlanes extra_bands;
+  const char *r_path;     /* AIDW only: also write R of every cell to a raster of its own here; NULL: don't */
+  const char *r_obs_path; /* AIDW only: also write r_obs of every cell to a raster of its own here; NULL: don't */
+  const char *value_name; /* the description of band 1 when the value raster has extra bands; NULL: "value" */
 } ShepardGridExport;
 
-/* Interpolates the grid with the engine (its points already set) and writes it through GDAL, band by band, each
- * raster atomically: on failure or cancel nothing is left and existing files are untouched; on success both rasters
- * are in place. progress follows GDAL's contract and may be NULL; returning FALSE cancels
- * (SHEPARD_APP_ERROR_CANCELLED). */
+/* The description of a plane's band ("alpha", "R", "r_obs"): plane is one of the flags. */
+const char *shepard_grid_export_plane_name (ShepardGridExportPlanes plane);
+
+/* Checks a request before anything is computed or written: R and r_obs exist only for AIDW
+ * (SHEPARD_APP_ERROR_INVALID_PARAMETER), no two outputs may name one file (SHEPARD_APP_ERROR_SAME_FILE), and the
+ * format must hold the value raster's bands (SHEPARD_APP_ERROR_FORMAT). shepard_grid_export checks the same first;
+ * a dialog or a command line may call it to refuse a request at once, before reading or computing anything. */
+gboolean shepard_grid_export_check (const shepard_params *params, const ShepardGridExport *request, GError **error);
+
+/* Interpolates the grid with the engine (its points already set) and writes every raster the request asks for
+ * through GDAL, band by band (rows of every plane at a time, never a whole raster in memory), each raster
+ * atomically. A format that cannot hold the request (too many bands, a data type it cannot store) fails before any
+ * work. On failure or cancel nothing is left and existing files are untouched; on success every raster is in place
+ * (all are whole before the first is moved onto its target). progress follows GDAL's contract and may be NULL;
+ * returning FALSE cancels (SHEPARD_APP_ERROR_CANCELLED). */
 gboolean shepard_grid_export (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid,
                               const ShepardGridExport *request, GDALProgressFunc progress, void *progress_data,
                               GError **error);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "raster-format.h"
 
+#include <cpl_vsi.h>
 #include <string.h>
 
 #include "gdal-autocleanups.h"
@@ -98,5 +99,69 @@ shepard_raster_format_find_driver (const ShepardRasterFormat *format, GError **e
     }
   if (!check_creation_options (driver, format->creation_options, error))
     return NULL;
+  return driver;
+}
+
+/* One cell written at path as the raster will be: through Create, or through CreateCopy of a dataset in memory. */
+static gboolean
+probe_bands (GDALDriverH driver, const ShepardRasterFormat *format, size_t n_bands, const char *path,
+             ShepardGdalErrorTrap *trap)
+{
+  double geotransform[6] = { 0.0, 1.0, 0.0, 1.0, 0.0, -1.0 };
+  GDALDatasetH probe = NULL;
+
+  if (shepard_raster_driver_can_create (driver))
+    probe = GDALCreate (driver, path, 1, 1, (int) n_bands, format->data_type,
+                        (CSLConstList) format->creation_options);
+  else
+    {
+      g_auto (GDALDatasetH) cell = GDALCreate (GDALGetDriverByName ("MEM"), "", 1, 1, (int) n_bands,
+                                               format->data_type, NULL);
+      if (cell != NULL && GDALSetGeoTransform (cell, geotransform) == CE_None)
+        probe = GDALCreateCopy (driver, path, cell, FALSE, (CSLConstList) format->creation_options, NULL, NULL);
+    }
+  if (probe == NULL)
+    return FALSE;
+  shepard_gdal_error_trap_clear (trap);
+  GDALClose (probe);
+  return !shepard_gdal_error_trap_has_failure (trap);
+}
+
+GDALDriverH
+shepard_raster_format_find_driver_for_bands (const ShepardRasterFormat *format, size_t n_bands, GError **error)
+{
+  g_return_val_if_fail (format != NULL && n_bands >= 1, NULL);
+
+  GDALDriverH driver = shepard_raster_format_find_driver (format, error);
+  if (driver == NULL || n_bands == 1 || !driver_has_capability (driver, GDAL_DCAP_VIRTUALIO))
+    return driver;
+  if (n_bands > (size_t) G_MAXINT)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
+                   "a raster of %zu bands cannot be written: GDAL takes at most %d", n_bands, G_MAXINT);
+      return NULL;
+    }
+
+  static int probes = 0;
+  const char *extension = GDALGetMetadataItem (driver, GDAL_DMD_EXTENSION, NULL);
+  g_autofree char *directory = g_strdup_printf ("/vsimem/shepard-band-probe-%d", g_atomic_int_add (&probes, 1));
+  g_autofree char *path = g_strdup_printf ("%s/probe.%s", directory,
+                                           extension != NULL && *extension != '\0' ? extension : "raster");
+  g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
+  shepard_gdal_error_trap_push (&trap);
+  gboolean held = probe_bands (driver, format, n_bands, path, &trap);
+  VSIRmdirRecursive (directory);
+  if (!held)
+    {
+      /* Some drivers start their reason with the file name, which means nothing to the user here. */
+      const char *reason = shepard_gdal_error_trap_reason (&trap, "GDAL gave no reason");
+      if (g_str_has_prefix (reason, path) && g_str_has_prefix (reason + strlen (path), ": "))
+        reason += strlen (path) + 2;
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
+                   "the %s format cannot hold %zu bands of %s values (%s): write each surface to a raster of its "
+                   "own, or choose a format such as GTiff or COG",
+                   GDALGetDriverShortName (driver), n_bands, GDALGetDataTypeName (format->data_type), reason);
+      return NULL;
+    }
   return driver;
 }

@@ -624,6 +624,445 @@ test_target_is_directory (Fixture *fixture, gconstpointer data)
   g_assert_nonnull (strstr (error->message, "is a directory"));
 }
 
+/* The planes behind AIDW's power, as extra bands of the value raster and as rasters of their own. */
+
+static const char *const all_band_names[] = { "value", "alpha", "R", "r_obs" };
+
+/* Every band of a raster of WIDTH x HEIGHT cells, band after band, with the description of each. */
+static double *
+read_bands (const char *path, int expected_bands, GDALDataType expected_type, char ***descriptions)
+{
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+  g_assert_nonnull (dataset);
+  g_assert_cmpint (GDALGetRasterXSize (dataset), ==, WIDTH);
+  g_assert_cmpint (GDALGetRasterYSize (dataset), ==, HEIGHT);
+  g_assert_cmpint (GDALGetRasterCount (dataset), ==, expected_bands);
+
+  double *values = g_new (double, (size_t) expected_bands * WIDTH * HEIGHT);
+  *descriptions = g_new0 (char *, expected_bands + 1);
+  for (int i = 0; i < expected_bands; i++)
+    {
+      GDALRasterBandH band = GDALGetRasterBand (dataset, i + 1);
+      g_assert_cmpint (GDALGetRasterDataType (band), ==, expected_type);
+      (*descriptions)[i] = g_strdup (GDALGetDescription (band));
+      g_assert_cmpint (GDALRasterIO (band, GF_Read, 0, 0, WIDTH, HEIGHT, values + (size_t) i * WIDTH * HEIGHT, WIDTH,
+                                     HEIGHT, GDT_Float64, 0, 0),
+                       ==, CE_None);
+    }
+  GDALClose (dataset);
+  return values;
+}
+
+/* What the engine gives for the whole grid at once: values, alpha, R and r_obs, plane after plane. */
+static double *
+direct_planes (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid)
+{
+  size_t cells = (size_t) WIDTH * HEIGHT;
+  double *planes = g_new (double, 4 * cells);
+  shepard_outputs outputs = { .values = planes, .alpha = planes + cells, .r_obs = planes + 3 * cells };
+  shepard_error engine_error = { 0 };
+
+  g_assert_cmpint (shepard_engine_interpolate_grid (engine, params, grid, &outputs, NULL, NULL, &engine_error), ==,
+                   SHEPARD_OK);
+  if (params->method == SHEPARD_METHOD_AIDW)
+    {
+      double r_exp = 0.0;
+      g_assert_cmpint (shepard_engine_expected_distance (engine, params, &r_exp, &engine_error), ==, SHEPARD_OK);
+      g_assert_cmpfloat (r_exp, >, 0.0);
+      for (size_t i = 0; i < cells; i++)
+        planes[2 * cells + i] = planes[3 * cells + i] / r_exp;
+    }
+  return planes;
+}
+
+static void
+assert_plane (const double *actual, const double *expected, double tolerance, const char *what)
+{
+  double worst = 0.0;
+
+  for (int i = 0; i < WIDTH * HEIGHT; i++)
+    worst = MAX (worst, fabs (actual[i] - expected[i]) / MAX (fabs (expected[i]), 1e-300));
+  g_test_message ("%s: largest relative difference from the engine %.3g", what, worst);
+  g_assert_cmpfloat (worst, <=, tolerance);
+}
+
+/* r_obs written out plainly: the mean distance from the cell centre to its k nearest points. */
+static void
+assert_r_obs_brute_force (const Fixture *fixture, const double *r_obs, int k)
+{
+  for (int row = 0; row < HEIGHT; row++)
+    for (int col = 0; col < WIDTH; col++)
+      {
+        double qx = X_MIN + (col + 0.5) * SIDE / WIDTH;
+        double qy = Y_MIN + SIDE - (row + 0.5) * SIDE / HEIGHT;
+        double distances[N_POINTS];
+        for (int i = 0; i < N_POINTS; i++)
+          distances[i] = hypot (qx - fixture->x[i], qy - fixture->y[i]);
+        double sum = 0.0;
+        for (int j = 0; j < k; j++)
+          {
+            int nearest = j;
+            for (int i = j + 1; i < N_POINTS; i++)
+              if (distances[i] < distances[nearest])
+                nearest = i;
+            double swap = distances[j];
+            distances[j] = distances[nearest];
+            distances[nearest] = swap;
+            sum += distances[j];
+          }
+        g_assert_cmpfloat_with_epsilon (r_obs[row * WIDTH + col], sum / k, 1e-9 * sum / k);
+      }
+}
+
+static void
+test_planes_as_bands_and_files (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  params.r_max = 6.0; /* so that alpha varies over the grid (see test_aidw_alpha_raster) */
+  g_autofree char *value_path = fixture_path (fixture, "aidw.tif");
+  g_autofree char *alpha_path = fixture_path (fixture, "alpha.tif");
+  g_autofree char *r_path = fixture_path (fixture, "r.tif");
+  g_autofree char *r_obs_path = fixture_path (fixture, "robs.tif");
+  ShepardGridExport request = fixture_request (fixture, value_path, GDT_Float64);
+  request.extra_bands = SHEPARD_GRID_EXPORT_ALL_PLANES;
+  request.alpha_path = alpha_path;
+  request.r_path = r_path;
+  request.r_obs_path = r_obs_path;
+  request.format.has_nodata = TRUE;
+  request.format.nodata = -9999.0;
+  request.band_bytes = 4 * WIDTH * 4 * sizeof (double); /* row bands of 4 rows */
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_autofree char *left = list_directory (fixture->directory);
+  g_assert_cmpstr (left, ==, "aidw.tif alpha.tif r.tif robs.tif");
+
+  size_t cells = (size_t) WIDTH * HEIGHT;
+  g_auto (GStrv) descriptions = NULL;
+  g_autofree double *bands = read_bands (value_path, 4, GDT_Float64, &descriptions);
+  g_autofree double *direct = direct_planes (engine, &params, &fixture->grid);
+  for (int i = 0; i < 4; i++)
+    {
+      g_assert_cmpstr (descriptions[i], ==, all_band_names[i]);
+      assert_plane (bands + i * cells, direct + i * cells, 1e-9, all_band_names[i]);
+    }
+  assert_r_obs_brute_force (fixture, bands + 3 * cells, params.k);
+
+  GDALDatasetH dataset = GDALOpen (value_path, GA_ReadOnly);
+  double geotransform[6];
+  g_assert_cmpint (GDALGetGeoTransform (dataset, geotransform), ==, CE_None);
+  assert_geotransform (geotransform);
+  for (int i = 1; i <= 4; i++)
+    {
+      int has_nodata = FALSE;
+      g_assert_cmpfloat (GDALGetRasterNoDataValue (GDALGetRasterBand (dataset, i), &has_nodata), ==, -9999.0);
+      g_assert_true (has_nodata);
+    }
+  GDALClose (dataset);
+  assert_crs_is_utm_31n (value_path);
+
+  /* Each raster of its own holds exactly its band of the value raster. */
+  const char *own_paths[] = { alpha_path, r_path, r_obs_path };
+  for (int i = 0; i < 3; i++)
+    {
+      g_auto (GStrv) own_description = NULL;
+      g_autofree double *own = read_bands (own_paths[i], 1, GDT_Float64, &own_description);
+      g_assert_cmpstr (own_description[0], ==, "");
+      g_assert_cmpmem (own, cells * sizeof (double), bands + (i + 1) * cells, cells * sizeof (double));
+      assert_crs_is_utm_31n (own_paths[i]);
+    }
+
+  double r_min = INFINITY, r_max = -INFINITY;
+  for (size_t i = 0; i < cells; i++)
+    {
+      r_min = MIN (r_min, bands[2 * cells + i]);
+      r_max = MAX (r_max, bands[2 * cells + i]);
+    }
+  g_test_message ("R from %.4f to %.4f", r_min, r_max);
+  g_assert_cmpfloat (r_max, >, r_min);
+}
+
+/* Band 1 takes the field's name; the planes keep their order whatever was asked first. */
+static void
+test_planes_value_name_and_order (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT32);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  g_autofree char *value_path = fixture_path (fixture, "zinc.tif");
+  ShepardGridExport request = fixture_request (fixture, value_path, GDT_Float32);
+  request.extra_bands = SHEPARD_GRID_EXPORT_R_OBS | SHEPARD_GRID_EXPORT_ALPHA;
+  request.value_name = "zinc";
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+  size_t cells = (size_t) WIDTH * HEIGHT;
+  g_auto (GStrv) descriptions = NULL;
+  g_autofree double *bands = read_bands (value_path, 3, GDT_Float32, &descriptions);
+  g_assert_cmpstr (descriptions[0], ==, "zinc");
+  g_assert_cmpstr (descriptions[1], ==, "alpha");
+  g_assert_cmpstr (descriptions[2], ==, "r_obs");
+  g_autofree double *direct = direct_planes (engine, &params, &fixture->grid);
+  assert_plane (bands, direct, 1e-6, "value");
+  assert_plane (bands + cells, direct + cells, 1e-6, "alpha");
+  assert_plane (bands + 2 * cells, direct + 3 * cells, 1e-6, "r_obs");
+}
+
+/* IDW's alpha is its power p in every cell, as a band and as a raster of its own. */
+static void
+test_planes_idw_alpha (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_idw (&params);
+  params.power = 2.5;
+  g_autofree char *value_path = fixture_path (fixture, "idw.tif");
+  g_autofree char *alpha_path = fixture_path (fixture, "alpha.tif");
+  ShepardGridExport request = fixture_request (fixture, value_path, GDT_Float64);
+  request.extra_bands = SHEPARD_GRID_EXPORT_ALPHA;
+  request.alpha_path = alpha_path;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+  size_t cells = (size_t) WIDTH * HEIGHT;
+  g_auto (GStrv) descriptions = NULL;
+  g_auto (GStrv) own_description = NULL;
+  g_autofree double *bands = read_bands (value_path, 2, GDT_Float64, &descriptions);
+  g_autofree double *alpha = read_bands (alpha_path, 1, GDT_Float64, &own_description);
+  g_assert_cmpstr (descriptions[1], ==, "alpha");
+  for (size_t i = 0; i < cells; i++)
+    {
+      g_assert_cmpfloat (bands[cells + i], ==, 2.5);
+      g_assert_cmpfloat (alpha[i], ==, 2.5);
+    }
+}
+
+static gboolean progress_called;
+
+static int CPL_STDCALL
+record_progress (double fraction, const char *message, void *data)
+{
+  progress_called = TRUE;
+  return TRUE;
+}
+
+typedef struct {
+  const char *name;
+  const char *driver_name;
+  ShepardGridExportPlanes extra_bands;
+  gboolean r_file, r_obs_file; /* ask for R, r_obs in a raster of its own */
+  gboolean same_file;          /* the R raster is the value raster */
+  shepard_method method;
+  int code; /* in SHEPARD_APP_ERROR */
+  const char *message_part;
+} RefusedPlanes;
+
+static const RefusedPlanes refused_planes[] = {
+  { "idw-r-band", NULL, SHEPARD_GRID_EXPORT_R, .method = SHEPARD_METHOD_IDW,
+    .code = SHEPARD_APP_ERROR_INVALID_PARAMETER, .message_part = "R (AIDW's density ratio" },
+  { "idw-r-obs-band", NULL, SHEPARD_GRID_EXPORT_ALPHA | SHEPARD_GRID_EXPORT_R_OBS, .method = SHEPARD_METHOD_IDW,
+    .code = SHEPARD_APP_ERROR_INVALID_PARAMETER, .message_part = "only for AIDW" },
+  { "idw-r-file", NULL, 0, .r_file = TRUE, .method = SHEPARD_METHOD_IDW,
+    .code = SHEPARD_APP_ERROR_INVALID_PARAMETER, .message_part = "choose the aidw method" },
+  { "idw-r-obs-file", NULL, 0, .r_obs_file = TRUE, .method = SHEPARD_METHOD_IDW,
+    .code = SHEPARD_APP_ERROR_INVALID_PARAMETER, .message_part = "r_obs" },
+  { "png-extra-bands", "PNG", SHEPARD_GRID_EXPORT_ALPHA, .method = SHEPARD_METHOD_AIDW,
+    .code = SHEPARD_APP_ERROR_FORMAT, .message_part = "PNG" },
+  { "one-band-format", "AAIGrid", SHEPARD_GRID_EXPORT_ALPHA | SHEPARD_GRID_EXPORT_R, .method = SHEPARD_METHOD_AIDW,
+    .code = SHEPARD_APP_ERROR_FORMAT, .message_part = "cannot hold 3 bands of Float32" },
+  { "same-file", NULL, 0, .r_file = TRUE, .same_file = TRUE, .method = SHEPARD_METHOD_AIDW,
+    .code = SHEPARD_APP_ERROR_SAME_FILE, .message_part = "file of its own" },
+};
+
+/* Refused before any work: no progress, nothing written, the existing value raster untouched. */
+static void
+test_planes_refused (Fixture *fixture, gconstpointer data)
+{
+  const RefusedPlanes *refused = data;
+  if (refused->driver_name != NULL && GDALGetDriverByName (refused->driver_name) == NULL)
+    {
+      g_test_skip ("this GDAL lacks the driver");
+      return;
+    }
+  g_autofree char *value_path = write_existing_target (fixture, "out.tif");
+  g_autofree char *r_path = fixture_path (fixture, refused->same_file ? "out.tif" : "r.tif");
+  g_autofree char *r_obs_path = fixture_path (fixture, "robs.tif");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT32);
+  shepard_params params;
+  if (refused->method == SHEPARD_METHOD_AIDW)
+    shepard_params_init_aidw (&params);
+  else
+    shepard_params_init_idw (&params);
+  ShepardGridExport request = fixture_request (fixture, value_path, GDT_Float32);
+  request.format.driver_name = refused->driver_name;
+  request.extra_bands = refused->extra_bands;
+  request.r_path = refused->r_file ? r_path : NULL;
+  request.r_obs_path = refused->r_obs_file ? r_obs_path : NULL;
+  g_autoptr (GError) error = NULL;
+
+  progress_called = FALSE;
+  g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, record_progress, NULL, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, refused->code);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, refused->message_part));
+  g_assert_false (progress_called);
+  assert_existing_target_untouched (fixture, value_path, "out.tif");
+
+  g_clear_error (&error);
+  g_assert_false (shepard_grid_export_check (&params, &request, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, refused->code);
+}
+
+/* R needs AIDW's study area: with none, the export fails before it creates anything. */
+static void
+test_planes_r_without_area (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = fixture_path (fixture, "line.tif");
+  const double x[] = { 0.0, 1.0, 2.0, 3.0 }, y[] = { 5.0, 5.0, 5.0, 5.0 }, z[] = { 1.0, 2.0, 3.0, 4.0 };
+  shepard_error engine_error = { 0 };
+  g_autoptr (shepard_engine) engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 0,
+                                                          &engine_error);
+  g_assert_cmpint (shepard_engine_set_points (engine, x, y, z, G_N_ELEMENTS (x), &engine_error), ==, SHEPARD_OK);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
+  request.extra_bands = SHEPARD_GRID_EXPORT_R;
+  g_autoptr (GError) error = NULL;
+
+  progress_called = FALSE;
+  g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, record_progress, NULL, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_DEGENERATE_AREA);
+  g_assert_false (progress_called);
+  g_autofree char *left = list_directory (fixture->directory);
+  g_assert_cmpstr (left, ==, "");
+}
+
+/* A cancel halfway leaves every target as it was, whichever raster holds which planes. */
+static void
+test_planes_cancel (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *value_path = write_existing_target (fixture, "aidw.tif");
+  g_autofree char *alpha_path = write_existing_target (fixture, "alpha.tif");
+  g_autofree char *r_path = write_existing_target (fixture, "r.tif");
+  g_autofree char *r_obs_path = fixture_path (fixture, "robs.tif");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  ShepardGridExport request = fixture_request (fixture, value_path, GDT_Float32);
+  request.extra_bands = SHEPARD_GRID_EXPORT_ALL_PLANES;
+  request.alpha_path = alpha_path;
+  request.r_path = r_path;
+  request.r_obs_path = r_obs_path;
+  request.band_bytes = 2 * WIDTH * 4 * sizeof (double);
+  Canceller canceller = { .stop_at = 0.4 };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, cancel_past, &canceller, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED);
+  g_assert_cmpfloat (canceller.furthest, >=, 0.4);
+  g_assert_cmpfloat (canceller.furthest, <, 0.6);
+  assert_existing_target_untouched (fixture, value_path, "aidw.tif alpha.tif r.tif");
+  assert_existing_target_untouched (fixture, alpha_path, "aidw.tif alpha.tif r.tif");
+  assert_existing_target_untouched (fixture, r_path, "aidw.tif alpha.tif r.tif");
+}
+
+/* COG copies the bands, their descriptions and nodata from the scratch GeoTIFF; a cancel while the rasters are
+ * copied into the format leaves none of them. */
+static void
+test_planes_cog (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = fixture_path (fixture, "aidw.cog.tif");
+  g_autofree char *r_obs_path = fixture_path (fixture, "robs.cog.tif");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  const char *const creation_options[] = { "COMPRESS=DEFLATE", NULL };
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
+  request.format.driver_name = "COG";
+  request.format.creation_options = creation_options;
+  request.format.has_nodata = TRUE;
+  request.format.nodata = -1.0;
+  request.extra_bands = SHEPARD_GRID_EXPORT_ALL_PLANES;
+  request.r_obs_path = r_obs_path;
+  g_autoptr (GError) error = NULL;
+
+  Canceller canceller = { .stop_at = 0.97 };
+  g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, cancel_past, &canceller, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED);
+  g_autofree char *left_after_cancel = list_directory (fixture->directory);
+  g_assert_cmpstr (left_after_cancel, ==, "");
+  g_clear_error (&error);
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_autofree char *left = list_directory (fixture->directory);
+  g_assert_cmpstr (left, ==, "aidw.cog.tif robs.cog.tif");
+
+  size_t cells = (size_t) WIDTH * HEIGHT;
+  g_auto (GStrv) descriptions = NULL;
+  g_autofree double *bands = read_bands (path, 4, GDT_Float32, &descriptions);
+  g_autofree double *direct = direct_planes (engine, &params, &fixture->grid);
+  for (int i = 0; i < 4; i++)
+    {
+      g_assert_cmpstr (descriptions[i], ==, all_band_names[i]);
+      assert_plane (bands + i * cells, direct + i * cells, 1e-6, all_band_names[i]);
+    }
+  g_auto (GStrv) own_description = NULL;
+  g_autofree double *r_obs = read_bands (r_obs_path, 1, GDT_Float32, &own_description);
+  g_assert_cmpmem (r_obs, cells * sizeof (double), bands + 3 * cells, cells * sizeof (double));
+
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+  g_assert_cmpstr (GDALGetMetadataItem (dataset, "LAYOUT", "IMAGE_STRUCTURE"), ==, "COG");
+  g_assert_cmpstr (GDALGetMetadataItem (dataset, "COMPRESSION", "IMAGE_STRUCTURE"), ==, "DEFLATE");
+  int has_nodata = FALSE;
+  g_assert_cmpfloat (GDALGetRasterNoDataValue (GDALGetRasterBand (dataset, 4), &has_nodata), ==, -1.0);
+  g_assert_true (has_nodata);
+  GDALClose (dataset);
+}
+
+/* The atomic raster on its own: bands written in any order, each with its description. */
+static void
+test_atomic_bands (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = fixture_path (fixture, "bands.tif");
+  double geotransform[6];
+  shepard_grid_geotransform (&fixture->grid, geotransform);
+  const ShepardRasterFormat format = { .data_type = GDT_Float64 };
+  const char *const descriptions[] = { "first", NULL, "third" };
+  g_autofree double *rows = g_new (double, WIDTH * HEIGHT);
+  g_autoptr (GError) error = NULL;
+
+  g_autoptr (ShepardAtomicRaster) raster = shepard_atomic_raster_create_bands (path, &format, WIDTH, HEIGHT, 3,
+                                                                               descriptions, geotransform, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (shepard_atomic_raster_get_n_bands (raster), ==, 3);
+  for (size_t band = 3; band >= 1; band--)
+    {
+      for (int i = 0; i < WIDTH * HEIGHT; i++)
+        rows[i] = 1000.0 * (double) band + i;
+      g_assert_true (shepard_atomic_raster_write_band_rows (raster, band, 0, 10, rows, &error));
+      g_assert_true (shepard_atomic_raster_write_band_rows (raster, band, 10, HEIGHT - 10, rows + 10 * WIDTH,
+                                                            &error));
+    }
+  g_assert_true (shepard_atomic_raster_finish (raster, NULL, NULL, &error));
+  g_assert_true (shepard_atomic_raster_commit (raster, &error));
+  g_assert_no_error (error);
+
+  g_auto (GStrv) read_descriptions = NULL;
+  g_autofree double *bands = read_bands (path, 3, GDT_Float64, &read_descriptions);
+  g_assert_cmpstr (read_descriptions[0], ==, "first");
+  g_assert_cmpstr (read_descriptions[1], ==, "");
+  g_assert_cmpstr (read_descriptions[2], ==, "third");
+  for (int band = 0; band < 3; band++)
+    for (int i = 0; i < WIDTH * HEIGHT; i++)
+      g_assert_cmpfloat (bands[band * WIDTH * HEIGHT + i], ==, 1000.0 * (band + 1) + i);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -644,6 +1083,13 @@ main (int argc, char **argv)
   ADD_TEST ("atomic/engine-failure-keeps-existing-target", test_engine_failure_keeps_existing_target);
   ADD_TEST ("atomic/abandoned-raster-leaves-nothing", test_abandoned_raster_leaves_nothing);
   ADD_TEST ("atomic/replaces-target-and-stale-aux", test_replaces_target_and_stale_aux);
+  ADD_TEST ("planes/as-bands-and-files", test_planes_as_bands_and_files);
+  ADD_TEST ("planes/value-name-and-order", test_planes_value_name_and_order);
+  ADD_TEST ("planes/idw-alpha", test_planes_idw_alpha);
+  ADD_TEST ("planes/r-without-area", test_planes_r_without_area);
+  ADD_TEST ("planes/cancel-keeps-existing-targets", test_planes_cancel);
+  ADD_TEST ("planes/cog", test_planes_cog);
+  ADD_TEST ("atomic/bands", test_atomic_bands);
   ADD_TEST ("bad-output/missing-directory", test_missing_directory);
   ADD_TEST ("bad-output/unwritable-directory", test_unwritable_directory);
   ADD_TEST ("bad-output/target-is-directory", test_target_is_directory);
@@ -651,6 +1097,11 @@ main (int argc, char **argv)
     {
       g_autofree char *path = g_strdup_printf ("/app/raster-writer/bad-output/format/%zu", i);
       g_test_add (path, Fixture, &bad_formats[i], fixture_set_up, test_bad_format, fixture_tear_down);
+    }
+  for (size_t i = 0; i < G_N_ELEMENTS (refused_planes); i++)
+    {
+      g_autofree char *path = g_strconcat ("/app/raster-writer/planes/refused/", refused_planes[i].name, NULL);
+      g_test_add (path, Fixture, &refused_planes[i], fixture_set_up, test_planes_refused, fixture_tear_down);
     }
 #undef ADD_TEST
   return g_test_run ();

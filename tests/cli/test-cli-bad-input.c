@@ -209,6 +209,27 @@ static const BadInputCase bad_input_cases[] = {
   { "unknown-method-key", "meuse.csv", .pattern = "smoothing", .args = { "-zfield", "zinc", "-a", "idw:smoothing=0" } },
   { "unknown-option", "meuse.csv", .pattern = "frobnicate", .args = { "-zfield", "zinc", "--frobnicate" } },
   { "missing-zfield", "meuse.csv", .pattern = "zfield", .args = { "-a", "idw" } },
+  { "r-out-with-idw", "meuse.csv", .pattern = "--r-out.*-a aidw",
+    .args = { "-zfield", "zinc", "-a", "idw", "--r-out", "{out}/r.tif" } },
+  { "robs-out-with-idw", "meuse.csv", "result.tif", "result.tif", .pattern = "--robs-out.*-a aidw",
+    .args = { "-zfield", "zinc", "--robs-out", "{out}/robs.tif" } },
+  { "extra-band-r-with-idw", "meuse.csv", .pattern = "--extra-bands.*-a aidw",
+    .args = { "-zfield", "zinc", "-a", "idw:power=3", "--extra-bands", "alpha,r" } },
+  { "extra-band-unknown", "meuse.csv", .pattern = "\\bbeta\\b",
+    .args = { "-zfield", "zinc", "--extra-bands", "alpha,beta" } },
+  { "extra-band-twice", "meuse.csv", .pattern = "twice",
+    .args = { "-zfield", "zinc", "-a", "aidw", "--extra-bands", "robs,alpha,ROBS" } },
+  { "extra-bands-empty", "meuse.csv", .pattern = "--extra-bands", .args = { "-zfield", "zinc", "--extra-bands", "" } },
+  { "extra-bands-one-band-format", "meuse.csv", "result.asc", "result.asc", .pattern = "AAIGrid.*3 bands",
+    .args = { "-zfield", "zinc", "-a", "aidw", "-of", "AAIGrid", "--extra-bands", "alpha,robs" } },
+  { "extra-bands-png", "meuse.csv", "result.png", .pattern = "PNG",
+    .args = { "-zfield", "zinc", "-a", "aidw", "-of", "PNG", "--extra-bands", "alpha" } },
+  { "r-out-equals-output", "meuse.csv", "result.tif", "result.tif", .pattern = "output DST",
+    .args = { "-zfield", "zinc", "-a", "aidw", "--r-out", "{out}/result.tif" } },
+  { "robs-out-equals-alpha-out", "meuse.csv", .pattern = "--alpha-out",
+    .args = { "-zfield", "zinc", "-a", "aidw", "--alpha-out", "{out}/planes.tif", "--robs-out", "{out}/planes.tif" } },
+  { "collinear-r-out", "transect.gpkg", "result.tif", "result.tif", .pattern = "area|collinear|line",
+    .args = { "-zfield", "zinc", "-a", "aidw", "--r-out", "{out}/r.tif", COLLINEAR_GRID } },
 };
 
 static char *
@@ -295,20 +316,39 @@ large_fixture (void)
   return path;
 }
 
+typedef struct {
+  gboolean existing_output; /* a raster at DST (and at every plane's file) before the run */
+  gboolean planes;          /* AIDW with every plane as a band of DST and in a raster of its own */
+} CancelCase;
+
 static void
 test_cancel (gconstpointer data)
 {
-  gboolean with_existing_output = GPOINTER_TO_INT (data);
+  const CancelCase *cancel = data;
   const char *source = large_fixture ();
   g_autofree char *output_directory = cli_make_temp_dir ();
   g_autofree char *output = g_build_filename (output_directory, "result.tif", NULL);
+  g_autofree char *alpha_output = g_build_filename (output_directory, "alpha.tif", NULL);
+  g_autofree char *r_output = g_build_filename (output_directory, "r.tif", NULL);
+  g_autofree char *r_obs_output = g_build_filename (output_directory, "robs.tif", NULL);
 
-  if (with_existing_output)
-    write_existing_raster (output);
+  if (cancel->existing_output)
+    {
+      write_existing_raster (output);
+      if (cancel->planes)
+        {
+          write_existing_raster (alpha_output);
+          write_existing_raster (r_output);
+          write_existing_raster (r_obs_output);
+        }
+    }
   g_autoptr (GHashTable) before = snapshot_directory (output_directory);
 
   const char *args[] = { "-zfield", "zinc", "-a", "idw:power=2", "-outsize", "2048", "2048", source, output, NULL };
-  g_autoptr (CliInterruptedRun) run = cli_run_interrupted (args, 0.5);
+  const char *plane_args[] = { "-zfield", "zinc", "-a", "aidw", "-outsize", "2048", "2048", "--extra-bands",
+                               "alpha,r,robs", "--alpha-out", alpha_output, "--r-out", r_output, "--robs-out",
+                               r_obs_output, source, output, NULL };
+  g_autoptr (CliInterruptedRun) run = cli_run_interrupted (cancel->planes ? plane_args : args, 0.5);
 
   g_assert_true (run->ended);
   g_assert_true (run->exited);
@@ -338,8 +378,11 @@ main (int argc, char **argv)
       g_autofree char *path = g_strconcat ("/cli/bad-input/", bad_input_cases[i].name, NULL);
       g_test_add_data_func (path, &bad_input_cases[i], test_bad_input);
     }
-  g_test_add_data_func ("/cli/bad-input/cancel", GINT_TO_POINTER (FALSE), test_cancel);
-  g_test_add_data_func ("/cli/bad-input/cancel-keeps-existing-output", GINT_TO_POINTER (TRUE), test_cancel);
+  static const CancelCase cancel = { FALSE, FALSE }, cancel_existing = { TRUE, FALSE };
+  static const CancelCase cancel_planes = { TRUE, TRUE };
+  g_test_add_data_func ("/cli/bad-input/cancel", &cancel, test_cancel);
+  g_test_add_data_func ("/cli/bad-input/cancel-keeps-existing-output", &cancel_existing, test_cancel);
+  g_test_add_data_func ("/cli/bad-input/cancel-keeps-existing-planes", &cancel_planes, test_cancel);
 
   int status = g_test_run ();
   if (fixtures_directory != NULL)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shepard-grid end to end: what it reads (CSV, GeoPackage, layers, open options) and what it writes (GeoTIFF with
- * CRS, geotransform, data type, nodata, creation options; other drivers; progress). */
+ * CRS, geotransform, data type, nodata, creation options; other drivers; progress; AIDW's planes as extra bands and
+ * rasters of their own). */
 #include "cli-harness.h"
 #include "cli-points.h"
 #include "cli-raster.h"
@@ -356,6 +357,190 @@ test_input_csv_open_options (void)
   cli_remove_tree (directory);
 }
 
+/* One band (from 1) of a raster that must have n_bands bands, with its description. */
+static double *
+read_band (const char *path, int n_bands, int band, char **description)
+{
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+
+  g_assert_nonnull (dataset);
+  g_assert_cmpint (GDALGetRasterCount (dataset), ==, n_bands);
+  int width = GDALGetRasterXSize (dataset), height = GDALGetRasterYSize (dataset);
+  GDALRasterBandH raster_band = GDALGetRasterBand (dataset, band);
+  double *values = g_new (double, (gsize) width * height);
+  g_assert_cmpint (GDALRasterIO (raster_band, GF_Read, 0, 0, width, height, values, width, height, GDT_Float64, 0,
+                                 0),
+                   ==, CE_None);
+  *description = g_strdup (GDALGetDescription (raster_band));
+  GDALClose (dataset);
+  return values;
+}
+
+/* The mean distance from (x, y) to its k nearest points, written out plainly. */
+static double
+reference_r_obs (const CliPoints *points, double x, double y, int k)
+{
+  g_autofree double *distances = g_new (double, points->n);
+  double sum = 0.0;
+
+  for (gsize i = 0; i < points->n; i++)
+    distances[i] = hypot (points->x[i] - x, points->y[i] - y);
+  for (int j = 0; j < k; j++)
+    {
+      gsize nearest = j;
+      for (gsize i = j + 1; i < points->n; i++)
+        if (distances[i] < distances[nearest])
+          nearest = i;
+      double swap = distances[j];
+      distances[j] = distances[nearest];
+      distances[nearest] = swap;
+      sum += distances[j];
+    }
+  return sum / k;
+}
+
+/* r_exp = 1 / (2 sqrt (n / A)) over the points' bounding box. */
+static double
+reference_r_exp (const CliPoints *points)
+{
+  double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
+
+  for (gsize i = 0; i < points->n; i++)
+    {
+      x_min = fmin (x_min, points->x[i]);
+      x_max = fmax (x_max, points->x[i]);
+      y_min = fmin (y_min, points->y[i]);
+      y_max = fmax (y_max, points->y[i]);
+    }
+  return 1.0 / (2.0 * sqrt ((double) points->n / ((x_max - x_min) * (y_max - y_min))));
+}
+
+/* Every plane as a band of DST (asked for out of order) and as a raster of its own: the same numbers, R and r_obs
+ * as written out plainly, band 1 exactly what a run without them writes. */
+static void
+test_extra_bands_and_plane_files (void)
+{
+  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *source = cli_source_path ("data/meuse.csv");
+  g_autofree char *output = g_build_filename (directory, "aidw.tif", NULL);
+  g_autofree char *plain_output = g_build_filename (directory, "plain.tif", NULL);
+  g_autofree char *alpha_output = g_build_filename (directory, "alpha.tif", NULL);
+  g_autofree char *r_output = g_build_filename (directory, "r.tif", NULL);
+  g_autofree char *r_obs_output = g_build_filename (directory, "robs.tif", NULL);
+  const char *args[] = { "-zfield", "zinc", "-a", "aidw", MEUSE_EXTENT, MEUSE_SIZE, "-ot", "Float64",
+                         "--extra-bands", "robs,alpha,R", "--alpha-out", alpha_output, "--r-out", r_output,
+                         "--robs-out", r_obs_output, "-q", source, output, NULL };
+  const char *plain_args[] = { "-zfield", "zinc", "-a", "aidw", MEUSE_EXTENT, MEUSE_SIZE, "-ot", "Float64", "-q",
+                               source, plain_output, NULL };
+  g_autoptr (CliRun) run = cli_run (args);
+  g_autoptr (CliRun) plain_run = cli_run (plain_args);
+  g_autoptr (CliPoints) points = cli_points_read_csv (source, "zinc");
+
+  cli_assert_success (run);
+  cli_assert_success (plain_run);
+  g_autofree char *files = cli_list_dir (directory);
+  g_assert_cmpstr (files, ==, "aidw.tif\nalpha.tif\nplain.tif\nr.tif\nrobs.tif");
+
+  const char *names[] = { "zinc", "alpha", "R", "r_obs" };
+  const char *own_outputs[] = { plain_output, alpha_output, r_output, r_obs_output };
+  g_autoptr (CliRaster) plain = cli_raster_read (plain_output);
+  gsize cells = (gsize) plain->width * plain->height;
+  double *bands[4];
+  for (int band = 0; band < 4; band++)
+    {
+      g_autofree char *description = NULL;
+      g_autofree char *own_description = NULL;
+      bands[band] = read_band (output, 4, band + 1, &description);
+      g_autofree double *own = read_band (own_outputs[band], 1, 1, &own_description);
+      g_assert_cmpstr (description, ==, names[band]);
+      g_assert_cmpmem (bands[band], cells * sizeof (double), own, cells * sizeof (double));
+    }
+
+  double r_exp = reference_r_exp (points);
+  for (int row = 0; row < plain->height; row++)
+    for (int column = 0; column < plain->width; column++)
+      {
+        gsize cell = (gsize) row * plain->width + column;
+        double x, y;
+        cli_raster_cell_centre (plain, row, column, &x, &y);
+        double r_obs = reference_r_obs (points, x, y, 15);
+        g_assert_cmpfloat_with_epsilon (bands[3][cell], r_obs, 1e-9 * r_obs);
+        g_assert_cmpfloat_with_epsilon (bands[2][cell], r_obs / r_exp, 1e-9 * r_obs / r_exp);
+        g_assert_cmpfloat (bands[1][cell], >=, 1.5);
+        g_assert_cmpfloat (bands[1][cell], <=, 3.5);
+      }
+  for (int band = 0; band < 4; band++)
+    g_free (bands[band]);
+  cli_remove_tree (directory);
+}
+
+/* A driver with CreateCopy only takes the extra bands through its scratch GeoTIFF. */
+static void
+test_extra_bands_cog (void)
+{
+  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *source = cli_source_path ("data/meuse.csv");
+  g_autofree char *output = g_build_filename (directory, "aidw.cog.tif", NULL);
+  const char *args[] = { "-zfield", "zinc", "-a", "aidw:k=10", MEUSE_EXTENT, MEUSE_SIZE, "-of", "COG",
+                         "--extra-bands", "alpha,r,robs", "-q", source, output, NULL };
+  g_autoptr (CliRun) run = cli_run (args);
+
+  cli_assert_success (run);
+  g_autofree char *files = cli_list_dir (directory);
+  g_assert_cmpstr (files, ==, "aidw.cog.tif");
+  GDALDatasetH dataset = GDALOpen (output, GA_ReadOnly);
+  g_assert_cmpstr (GDALGetMetadataItem (dataset, "LAYOUT", "IMAGE_STRUCTURE"), ==, "COG");
+  g_assert_cmpint (GDALGetRasterDataType (GDALGetRasterBand (dataset, 4)), ==, GDT_Float32);
+  GDALClose (dataset);
+  const char *names[] = { "zinc", "alpha", "R", "r_obs" };
+  for (int band = 0; band < 4; band++)
+    {
+      g_autofree char *description = NULL;
+      g_autofree double *values = read_band (output, 4, band + 1, &description);
+      g_assert_cmpstr (description, ==, names[band]);
+      g_assert_true (isfinite (values[0]) && values[0] > 0.0);
+    }
+  cli_remove_tree (directory);
+}
+
+/* IDW's alpha is its power in every cell. */
+static void
+test_idw_alpha (void)
+{
+  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *source = cli_source_path ("data/meuse.csv");
+  g_autofree char *output = g_build_filename (directory, "idw.tif", NULL);
+  g_autofree char *alpha_output = g_build_filename (directory, "alpha.tif", NULL);
+  const char *args[] = { "-zfield", "zinc", "-a", "idw:power=3", MEUSE_EXTENT, MEUSE_SIZE, "--extra-bands", "alpha",
+                         "--alpha-out", alpha_output, "-q", source, output, NULL };
+  g_autoptr (CliRun) run = cli_run (args);
+
+  cli_assert_success (run);
+  g_autoptr (CliRaster) alpha = cli_raster_read (alpha_output);
+  g_autofree char *description = NULL;
+  g_autofree double *band = read_band (output, 2, 2, &description);
+  g_assert_cmpstr (description, ==, "alpha");
+  for (gsize i = 0; i < (gsize) alpha->width * alpha->height; i++)
+    {
+      g_assert_cmpfloat (alpha->values[i], ==, 3.0);
+      g_assert_cmpfloat (band[i], ==, 3.0);
+    }
+  cli_remove_tree (directory);
+}
+
+static void
+test_help_names_plane_options (void)
+{
+  const char *args[] = { "--help", NULL };
+  g_autoptr (CliRun) run = cli_run (args);
+
+  const char *options[] = { "--extra-bands LIST", "--alpha-out FILE", "--r-out FILE", "--robs-out FILE" };
+
+  cli_assert_success (run);
+  for (gsize i = 0; i < G_N_ELEMENTS (options); i++)
+    g_assert_nonnull (strstr (run->standard_output, options[i]));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -372,6 +557,10 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/output/create-copy-driver", test_create_copy_driver);
   g_test_add_func ("/cli/output/overwrite-existing", test_overwrite_existing);
   g_test_add_func ("/cli/output/progress", test_progress);
+  g_test_add_func ("/cli/output/planes/extra-bands-and-files", test_extra_bands_and_plane_files);
+  g_test_add_func ("/cli/output/planes/extra-bands-cog", test_extra_bands_cog);
+  g_test_add_func ("/cli/output/planes/idw-alpha", test_idw_alpha);
+  g_test_add_func ("/cli/output/planes/help", test_help_names_plane_options);
   g_test_add_func ("/cli/input/geopackage", test_input_geopackage);
   g_test_add_func ("/cli/input/layer-by-name", test_input_layer_by_name);
   g_test_add_func ("/cli/input/csv-open-options", test_input_csv_open_options);
