@@ -33,6 +33,36 @@ static const ShepardRampStop grayscale_stops[] = {
   { 1.0f, 1.0f, 1.0f, 1.0f },
 };
 
+/* diverging: ColorBrewer's RdBu with 11 classes, reversed so that negative is blue, and its near-white middle (#f7f7f7)
+ * made white so that a range symmetric about 0 draws 0 as white. */
+static const ShepardRampStop diverging_stops[] = {
+  { 0.0f, 0x05 / 255.0f, 0x30 / 255.0f, 0x61 / 255.0f },
+  { 0.1f, 0x21 / 255.0f, 0x66 / 255.0f, 0xac / 255.0f },
+  { 0.2f, 0x43 / 255.0f, 0x93 / 255.0f, 0xc3 / 255.0f },
+  { 0.3f, 0x92 / 255.0f, 0xc5 / 255.0f, 0xde / 255.0f },
+  { 0.4f, 0xd1 / 255.0f, 0xe5 / 255.0f, 0xf0 / 255.0f },
+  { 0.5f, 1.0f, 1.0f, 1.0f },
+  { 0.6f, 0xfd / 255.0f, 0xdb / 255.0f, 0xc7 / 255.0f },
+  { 0.7f, 0xf4 / 255.0f, 0xa5 / 255.0f, 0x82 / 255.0f },
+  { 0.8f, 0xd6 / 255.0f, 0x60 / 255.0f, 0x4d / 255.0f },
+  { 0.9f, 0xb2 / 255.0f, 0x18 / 255.0f, 0x2b / 255.0f },
+  { 1.0f, 0x67 / 255.0f, 0x00 / 255.0f, 0x1f / 255.0f },
+};
+
+/* plasma: matplotlib's 256-entry table at the nine evenly spaced entries 0, 32, 64, 96, 128, 159, 191, 223 and 255;
+ * linear interpolation between them stays within 6 levels of 255 of the table. */
+static const ShepardRampStop plasma_stops[] = {
+  { 0.000f, 0.050383f, 0.029803f, 0.527975f },
+  { 0.125f, 0.299855f, 0.009561f, 0.631624f },
+  { 0.250f, 0.494877f, 0.011990f, 0.657865f },
+  { 0.375f, 0.665129f, 0.138566f, 0.585582f },
+  { 0.500f, 0.798216f, 0.280197f, 0.469538f },
+  { 0.625f, 0.898984f, 0.420392f, 0.363047f },
+  { 0.750f, 0.971835f, 0.580382f, 0.254931f },
+  { 0.875f, 0.993482f, 0.765499f, 0.156891f },
+  { 1.000f, 0.940015f, 0.975158f, 0.131326f },
+};
+
 static const struct {
   const char *name;
   const ShepardRampStop *stops;
@@ -41,10 +71,14 @@ static const struct {
   [SHEPARD_COLOR_RAMP_VIRIDIS] = { "viridis", viridis_stops, G_N_ELEMENTS (viridis_stops) },
   [SHEPARD_COLOR_RAMP_TERRAIN] = { "terrain", terrain_stops, G_N_ELEMENTS (terrain_stops) },
   [SHEPARD_COLOR_RAMP_GRAYSCALE] = { "grayscale", grayscale_stops, G_N_ELEMENTS (grayscale_stops) },
+  [SHEPARD_COLOR_RAMP_DIVERGING] = { "diverging", diverging_stops, G_N_ELEMENTS (diverging_stops) },
+  [SHEPARD_COLOR_RAMP_PLASMA] = { "plasma", plasma_stops, G_N_ELEMENTS (plasma_stops) },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (viridis_stops) <= SHEPARD_RAMP_MAX_STOPS);
 G_STATIC_ASSERT (G_N_ELEMENTS (terrain_stops) <= SHEPARD_RAMP_MAX_STOPS);
+G_STATIC_ASSERT (G_N_ELEMENTS (diverging_stops) <= SHEPARD_RAMP_MAX_STOPS);
+G_STATIC_ASSERT (G_N_ELEMENTS (plasma_stops) <= SHEPARD_RAMP_MAX_STOPS);
 
 static gboolean
 ramp_is_valid (ShepardColorRamp ramp)

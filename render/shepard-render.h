@@ -19,6 +19,7 @@ typedef enum {
   SHEPARD_RENDER_ERROR_SHADER,      /* a shader failed to compile or link; the message holds the driver's log */
   SHEPARD_RENDER_ERROR_TOO_LARGE,   /* the grid (or the points) exceed the largest texture the driver takes */
   SHEPARD_RENDER_ERROR_INTEROP,     /* CUDA-OpenGL interop is not possible or failed; the message says why */
+  SHEPARD_RENDER_ERROR_MISMATCH,    /* values that do not match what they describe (a count other than the points') */
 } ShepardRenderError;
 
 GQuark shepard_render_error_quark (void);
@@ -27,11 +28,14 @@ typedef enum {
   SHEPARD_COLOR_RAMP_VIRIDIS,
   SHEPARD_COLOR_RAMP_TERRAIN,
   SHEPARD_COLOR_RAMP_GRAYSCALE,
+  SHEPARD_COLOR_RAMP_DIVERGING, /* blue, white at the middle, red: residuals and differences over a range about 0 */
+  SHEPARD_COLOR_RAMP_PLASMA,    /* a sequential ramp unlike viridis, for the adaptive power alpha and R */
 } ShepardColorRamp;
 
-#define SHEPARD_COLOR_RAMP_COUNT 3
+/* New ramps go at the end: stored settings hold the number. */
+#define SHEPARD_COLOR_RAMP_COUNT 5
 
-/* "viridis", "terrain", "grayscale": the names GSettings and the command line use. */
+/* "viridis", "terrain", "grayscale", "diverging", "plasma": the names GSettings and the command line use. */
 const char *shepard_color_ramp_to_string (ShepardColorRamp ramp);
 gboolean shepard_color_ramp_from_string (const char *name, ShepardColorRamp *ramp);
 
@@ -62,9 +66,11 @@ void shepard_view_pixel_to_map (const ShepardView *view, double px, double py, d
  * logical pixels left free on every side; width, height and scale must already be set. */
 void shepard_view_fit (ShepardView *view, double x_min, double y_min, double x_max, double y_max, double margin);
 
-/* Data point dots, in logical pixels. */
+/* Data point dots, in logical pixels. The highlighted dot is larger, with a white ring inside its outline. */
 #define SHEPARD_RENDER_POINT_RADIUS 5.0
 #define SHEPARD_RENDER_POINT_OUTLINE 1.5
+#define SHEPARD_RENDER_HIGHLIGHT_RADIUS 9.0
+#define SHEPARD_RENDER_HIGHLIGHT_RING 2.5
 
 /* The hillshade's sun: azimuth clockwise from north and altitude above the horizon, in degrees. */
 #define SHEPARD_RENDER_SUN_AZIMUTH 315.0
@@ -92,11 +98,13 @@ gboolean shepard_renderer_enable_cuda_interop (ShepardRenderer *renderer, int cu
 void shepard_renderer_disable_cuda_interop (ShepardRenderer *renderer);
 gboolean shepard_renderer_has_cuda_interop (const ShepardRenderer *renderer);
 
-/* As set_grid, from values on the device: the texture is registered with CUDA once per texture size, then each call
- * maps it, copies the values in on the device and unmaps it; the copy is complete when the call returns, so the
- * caller may reuse the device grid at once. Needs interop enabled and the grid on the same device. */
+/* As set_grid, from one plane of a device grid (its values, alpha or r_obs): the texture is registered with CUDA once
+ * per texture size, then each call maps it, copies the plane in on the device and unmaps it; the copy is complete
+ * when the call returns, so the caller may reuse the device grid at once. Needs interop enabled and the grid on the
+ * same device. */
 gboolean shepard_renderer_set_grid_from_device (ShepardRenderer *renderer, const shepard_grid *grid,
-                                                const shepard_device_grid *values, GError **error);
+                                                const shepard_device_grid *device_grid, shepard_plane plane,
+                                                GError **error);
 
 /* Stops drawing a grid (a new layer with no result yet). */
 void shepard_renderer_clear_grid (ShepardRenderer *renderer);
@@ -105,11 +113,23 @@ void shepard_renderer_clear_grid (ShepardRenderer *renderer);
  * A new name after a size change. */
 guint shepard_renderer_get_grid_texture (const ShepardRenderer *renderer);
 
-/* The data points, drawn as dots coloured by z over the same ramp and range as the grid. The arrays are copied into
- * a float texture, one texel per point; n_points may be 0. Fails with SHEPARD_RENDER_ERROR_TOO_LARGE, keeping the
- * points drawn before, when they need a texture larger than the driver's largest (its side squared points). */
+/* The data points, drawn as dots coloured by z over the same ramp and range as the grid (a non-finite z: a hollow
+ * grey dot). The arrays are copied into a float texture, one texel per point; n_points may be 0. Colours given with
+ * set_point_colors are dropped: the dots go back to z. Fails with SHEPARD_RENDER_ERROR_TOO_LARGE, keeping the points
+ * drawn before, when they need a texture larger than the driver's largest (its side squared points). */
 gboolean shepard_renderer_set_points (ShepardRenderer *renderer, const double *x, const double *y, const double *z,
                                       size_t n_points, GError **error);
+
+/* Colours the dots by values of their own (a residual, say), one per point in the order of set_points, through ramp
+ * over [min, max] (finite, max >= min) rather than z through the grid's ramp and range; a non-finite value is drawn
+ * as a hollow grey dot. values NULL goes back to z (ramp, min and max are then ignored). Fails with
+ * SHEPARD_RENDER_ERROR_MISMATCH, keeping the colours drawn before, unless n_points is the points' count. */
+gboolean shepard_renderer_set_point_colors (ShepardRenderer *renderer, const double *values, size_t n_points,
+                                            ShepardColorRamp ramp, double min, double max, GError **error);
+
+/* Draws the dot of this point (an index into set_points' arrays) larger and ringed, on top of the others, so that it
+ * can be found; -1 for none. Kept when the points change, and not drawn while the index is beyond their count. */
+void shepard_renderer_set_highlight (ShepardRenderer *renderer, gssize point_index);
 
 void shepard_renderer_set_ramp (ShepardRenderer *renderer, ShepardColorRamp ramp);
 

@@ -95,40 +95,58 @@ static const char grid_fragment_body[] =
  * a float texture by gl_InstanceID rather than from a per-instance attribute: glVertexAttribDivisor is core only from
  * OpenGL 3.3, and GTK 4.8 asks for 3.2, which is exactly what the NVIDIA driver then reports. */
 static const char points_vertex_body[] =
-  "uniform sampler2D u_points; /* texel i: x, y relative to the points' origin; value */\n"
+  "uniform sampler2D u_points; /* texel i: x, y relative to the points' origin; z */\n"
+  "uniform sampler2D u_values; /* texel i: the point's own colour value, read when u_own_values is set */\n"
+  "uniform int u_own_values;\n"
+  "uniform int u_first;     /* the point of instance 0 */\n"
   "uniform vec2 u_origin;   /* the points' origin in NDC */\n"
   "uniform vec2 u_scale;    /* NDC per map unit */\n"
   "uniform vec2 u_viewport; /* device pixels */\n"
   "uniform float u_half;    /* half the quad's side, device pixels */\n"
   "out vec2 v_offset;\n"
   "out float v_value;\n"
+  "flat out int v_has_value;\n"
   "void main ()\n"
   "{\n"
   "  int columns = textureSize (u_points, 0).x;\n"
-  "  vec4 point = texelFetch (u_points, ivec2 (gl_InstanceID % columns, gl_InstanceID / columns), 0);\n"
+  "  int index = u_first + gl_InstanceID;\n"
+  "  ivec2 texel = ivec2 (index % columns, index / columns);\n"
+  "  vec4 point = texelFetch (u_points, texel, 0);\n"
+  "  float value = u_own_values != 0 ? texelFetch (u_values, texel, 0).r : point.z;\n"
   "  vec2 corner = vec2 (float (gl_VertexID & 1), float (gl_VertexID >> 1)) * 2.0 - 1.0;\n"
   "  v_offset = corner * u_half;\n"
-  "  v_value = point.z;\n"
+  "  v_has_value = isnan (value) || isinf (value) ? 0 : 1;\n"
+  "  v_value = v_has_value != 0 ? value : 0.0;\n"
   "  vec2 centre = u_origin + point.xy * u_scale;\n"
   "  gl_Position = vec4 (centre + v_offset * 2.0 / u_viewport, 0.0, 1.0);\n"
   "}\n";
 
+/* Colours are premultiplied throughout: a dot without a value is a grey ring, the map showing through its middle. */
 static const char points_fragment_body[] =
   "uniform float u_radius;  /* device pixels */\n"
   "uniform float u_outline; /* device pixels */\n"
+  "uniform float u_ring;    /* the highlight's white ring inside the outline, device pixels; 0 on other dots */\n"
   "in vec2 v_offset;\n"
   "in float v_value;\n"
+  "flat in int v_has_value;\n"
   "out vec4 frag_color;\n"
   RAMP_GLSL
+  "float inside (float r, float edge)\n"
+  "{\n"
+  "  return 1.0 - smoothstep (edge - 0.5, edge + 0.5, r);\n"
+  "}\n"
   "void main ()\n"
   "{\n"
   "  float r = length (v_offset);\n"
-  "  float alpha = 1.0 - smoothstep (u_radius - 0.5, u_radius + 0.5, r);\n"
+  "  float alpha = inside (r, u_radius);\n"
   "  if (alpha <= 0.0)\n"
   "    discard;\n"
-  "  float fill = 1.0 - smoothstep (u_radius - u_outline - 0.5, u_radius - u_outline + 0.5, r);\n"
-  "  vec3 rgb = mix (vec3 (0.1, 0.1, 0.12), ramp (v_value), fill);\n"
-  "  frag_color = vec4 (rgb * alpha, alpha); /* premultiplied */\n"
+  "  float fill_edge = u_radius - u_outline;\n"
+  "  vec4 fill = v_has_value != 0 ? vec4 (ramp (v_value), 1.0)\n"
+  "                               : vec4 (0.6, 0.6, 0.6, 1.0) * (1.0 - inside (r, fill_edge - u_ring - u_outline));\n"
+  "  if (u_ring > 0.0)\n"
+  "    fill = mix (vec4 (1.0), fill, inside (r, fill_edge - u_ring));\n"
+  "  frag_color = mix (vec4 (0.1, 0.1, 0.12, 1.0), fill, inside (r, fill_edge)) * alpha;\n"
   "}\n";
 
 typedef struct {
@@ -150,11 +168,17 @@ struct _ShepardRenderer {
 
   GLuint points_program;
   RampUniforms points_ramp;
-  GLint points_sampler, points_origin, points_scale, points_viewport, points_half, points_radius, points_outline;
+  GLint points_sampler, points_values_sampler, points_own_values, points_first, points_origin, points_scale,
+    points_viewport, points_half, points_radius, points_outline, points_ring;
   GLuint points_vao;
-  GLuint points_texture; /* RGBA32F, one texel per point, filled row by row */
-  size_t n_points;
+  GLuint points_texture;        /* RGBA32F, one texel per point, filled row by row */
+  GLuint points_values_texture; /* R32F, the points' own colour values in the same layout */
+  size_t n_points, points_columns, points_rows;
   double points_origin_x, points_origin_y;
+  gboolean own_colors; /* the dots show points_values_texture through own_ramp, not z through the grid's */
+  ShepardColorRamp own_ramp;
+  double own_min, own_max;
+  gssize highlight;
 
   ShepardColorRamp ramp;
   double range_min, range_max;
@@ -253,15 +277,15 @@ get_ramp_uniforms (GLuint program, RampUniforms *uniforms)
 }
 
 static void
-upload_ramp (const ShepardRenderer *self, const RampUniforms *uniforms)
+upload_ramp (const RampUniforms *uniforms, ShepardColorRamp ramp, double min, double max)
 {
   guint n_stops;
-  const ShepardRampStop *stops = _shepard_color_ramp_get_stops (self->ramp, &n_stops);
+  const ShepardRampStop *stops = _shepard_color_ramp_get_stops (ramp, &n_stops);
 
   G_STATIC_ASSERT (sizeof (ShepardRampStop) == 4 * sizeof (GLfloat));
   glUniform4fv (uniforms->stops, (GLsizei) n_stops, (const GLfloat *) stops);
   glUniform1i (uniforms->n_stops, (GLint) n_stops);
-  glUniform2f (uniforms->range, (GLfloat) self->range_min, (GLfloat) self->range_max);
+  glUniform2f (uniforms->range, (GLfloat) min, (GLfloat) max);
 }
 
 ShepardRenderer *
@@ -285,6 +309,7 @@ shepard_renderer_new (GError **error)
   self->range_min = 0;
   self->range_max = 1;
   self->z_factor = 1;
+  self->highlight = -1;
   self->view = (ShepardView) { .units_per_pixel = 1, .width = 1, .height = 1, .scale = 1 };
   glGetIntegerv (GL_MAX_TEXTURE_SIZE, &self->max_texture_size);
 
@@ -304,12 +329,16 @@ shepard_renderer_new (GError **error)
     return NULL;
   get_ramp_uniforms (self->points_program, &self->points_ramp);
   self->points_sampler = glGetUniformLocation (self->points_program, "u_points");
+  self->points_values_sampler = glGetUniformLocation (self->points_program, "u_values");
+  self->points_own_values = glGetUniformLocation (self->points_program, "u_own_values");
+  self->points_first = glGetUniformLocation (self->points_program, "u_first");
   self->points_origin = glGetUniformLocation (self->points_program, "u_origin");
   self->points_scale = glGetUniformLocation (self->points_program, "u_scale");
   self->points_viewport = glGetUniformLocation (self->points_program, "u_viewport");
   self->points_half = glGetUniformLocation (self->points_program, "u_half");
   self->points_radius = glGetUniformLocation (self->points_program, "u_radius");
   self->points_outline = glGetUniformLocation (self->points_program, "u_outline");
+  self->points_ring = glGetUniformLocation (self->points_program, "u_ring");
 
   /* Both programs take their vertices from gl_VertexID and gl_InstanceID; a core context still wants a vertex array
    * bound to draw. */
@@ -331,6 +360,7 @@ shepard_renderer_free (ShepardRenderer *self)
   glDeleteVertexArrays (1, &self->grid_vao);
   glDeleteVertexArrays (1, &self->points_vao);
   glDeleteTextures (1, &self->points_texture);
+  glDeleteTextures (1, &self->points_values_texture);
   /* CUDA must let go of the texture before GL deletes it. */
   g_clear_pointer (&self->cuda_texture, _shepard_cuda_gl_texture_free);
   glDeleteTextures (1, &self->grid_texture);
@@ -436,11 +466,13 @@ shepard_renderer_has_cuda_interop (const ShepardRenderer *self)
 
 gboolean
 shepard_renderer_set_grid_from_device (ShepardRenderer *self, const shepard_grid *grid,
-                                       const shepard_device_grid *values, GError **error)
+                                       const shepard_device_grid *device_grid, shepard_plane plane, GError **error)
 {
   g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (grid != NULL && values != NULL, FALSE);
+  g_return_val_if_fail (grid != NULL && device_grid != NULL, FALSE);
   g_return_val_if_fail (grid->width > 0 && grid->height > 0 && grid->dx > 0 && grid->dy > 0, FALSE);
+  g_return_val_if_fail (plane == SHEPARD_PLANE_VALUES || plane == SHEPARD_PLANE_ALPHA || plane == SHEPARD_PLANE_R_OBS,
+                        FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (self->cuda_texture == NULL)
@@ -449,18 +481,19 @@ shepard_renderer_set_grid_from_device (ShepardRenderer *self, const shepard_grid
                    "CUDA-OpenGL interop is not enabled for this renderer.");
       return FALSE;
     }
-  if (shepard_device_grid_device (values) != _shepard_cuda_gl_texture_get_device (self->cuda_texture))
+  if (shepard_device_grid_device (device_grid) != _shepard_cuda_gl_texture_get_device (self->cuda_texture))
     {
       g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP,
                    "The grid is on CUDA device %d, the OpenGL context on device %d.",
-                   shepard_device_grid_device (values), _shepard_cuda_gl_texture_get_device (self->cuda_texture));
+                   shepard_device_grid_device (device_grid), _shepard_cuda_gl_texture_get_device (self->cuda_texture));
       return FALSE;
     }
-  if (shepard_device_grid_width (values) != grid->width || shepard_device_grid_height (values) != grid->height)
+  if (shepard_device_grid_width (device_grid) != grid->width
+      || shepard_device_grid_height (device_grid) != grid->height)
     {
       g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP,
                    "The device grid holds %zu × %zu cells, not the %zu × %zu to draw.",
-                   shepard_device_grid_width (values), shepard_device_grid_height (values), grid->width,
+                   shepard_device_grid_width (device_grid), shepard_device_grid_height (device_grid), grid->width,
                    grid->height);
       return FALSE;
     }
@@ -469,8 +502,8 @@ shepard_renderer_set_grid_from_device (ShepardRenderer *self, const shepard_grid
   bind_texture_for (self, grid);
   glBindTexture (GL_TEXTURE_2D, 0);
   if (!_shepard_cuda_gl_texture_attach (self->cuda_texture, self->grid_texture, error)
-      || !_shepard_cuda_gl_texture_copy (self->cuda_texture, shepard_device_grid_values (values), grid->width,
-                                         grid->height, error))
+      || !_shepard_cuda_gl_texture_copy (self->cuda_texture, shepard_device_grid_plane (device_grid, plane),
+                                         grid->width, grid->height, error))
     return FALSE;
 
   self->grid = *grid;
@@ -553,7 +586,71 @@ shepard_renderer_set_points (ShepardRenderer *self, const double *x, const doubl
   glTexImage2D (GL_TEXTURE_2D, 0, GL_RGBA32F, (GLsizei) columns, (GLsizei) rows, 0, GL_RGBA, GL_FLOAT, texels);
   glBindTexture (GL_TEXTURE_2D, 0);
   self->n_points = n_points;
+  self->points_columns = columns;
+  self->points_rows = rows;
+  /* Colours of the points before would now fall on other points. */
+  self->own_colors = FALSE;
   return TRUE;
+}
+
+gboolean
+shepard_renderer_set_point_colors (ShepardRenderer *self, const double *values, size_t n_points,
+                                   ShepardColorRamp ramp, double min, double max, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (values == NULL || ((int) ramp >= 0 && (int) ramp < SHEPARD_COLOR_RAMP_COUNT), FALSE);
+  g_return_val_if_fail (values == NULL || (isfinite (min) && isfinite (max) && max >= min), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (values == NULL)
+    {
+      self->own_colors = FALSE;
+      return TRUE;
+    }
+  if (n_points != self->n_points)
+    {
+      g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_MISMATCH,
+                   "The map has %zu points to colour, and %zu values were given for them.", self->n_points,
+                   n_points);
+      return FALSE;
+    }
+
+  /* Before any set_points there is no layout yet: one texel, as set_points makes for no points. */
+  size_t columns = MAX (self->points_columns, 1), rows = MAX (self->points_rows, 1);
+  g_autofree GLfloat *texels = g_new0 (GLfloat, columns * rows);
+
+  for (size_t i = 0; i < n_points; i++)
+    texels[i] = (GLfloat) values[i];
+  if (self->points_values_texture == 0)
+    {
+      glGenTextures (1, &self->points_values_texture);
+      glBindTexture (GL_TEXTURE_2D, self->points_values_texture);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    }
+  else
+    glBindTexture (GL_TEXTURE_2D, self->points_values_texture);
+  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
+  glPixelStorei (GL_UNPACK_SKIP_ROWS, 0);
+  glPixelStorei (GL_UNPACK_SKIP_PIXELS, 0);
+  glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, (GLsizei) columns, (GLsizei) rows, 0, GL_RED, GL_FLOAT, texels);
+  glBindTexture (GL_TEXTURE_2D, 0);
+  self->own_colors = TRUE;
+  self->own_ramp = ramp;
+  self->own_min = min;
+  self->own_max = max;
+  return TRUE;
+}
+
+void
+shepard_renderer_set_highlight (ShepardRenderer *self, gssize point_index)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (point_index >= -1);
+
+  self->highlight = point_index;
 }
 
 void
@@ -604,7 +701,7 @@ draw_grid (ShepardRenderer *self, double scale_x, double scale_y)
   double azimuth = SHEPARD_RENDER_SUN_AZIMUTH * G_PI / 180;
 
   glUseProgram (self->grid_program);
-  upload_ramp (self, &self->grid_ramp);
+  upload_ramp (&self->grid_ramp, self->ramp, self->range_min, self->range_max);
   glUniform4f (self->grid_corners,
                (GLfloat) ((grid->x_min - view->center_x) * scale_x),
                (GLfloat) ((grid->y_max - view->center_y) * scale_y),
@@ -629,10 +726,17 @@ draw_points (ShepardRenderer *self, double scale_x, double scale_y)
 {
   const ShepardView *view = &self->view;
   double radius = SHEPARD_RENDER_POINT_RADIUS * view->scale;
+  double highlight_radius = SHEPARD_RENDER_HIGHLIGHT_RADIUS * view->scale;
 
   glUseProgram (self->points_program);
-  upload_ramp (self, &self->points_ramp);
+  if (self->own_colors)
+    upload_ramp (&self->points_ramp, self->own_ramp, self->own_min, self->own_max);
+  else
+    upload_ramp (&self->points_ramp, self->ramp, self->range_min, self->range_max);
   glUniform1i (self->points_sampler, 0);
+  glUniform1i (self->points_values_sampler, 1);
+  glUniform1i (self->points_own_values, self->own_colors);
+  glUniform1i (self->points_first, 0);
   glUniform2f (self->points_origin, (GLfloat) ((self->points_origin_x - view->center_x) * scale_x),
                (GLfloat) ((self->points_origin_y - view->center_y) * scale_y));
   glUniform2f (self->points_scale, (GLfloat) scale_x, (GLfloat) scale_y);
@@ -640,11 +744,28 @@ draw_points (ShepardRenderer *self, double scale_x, double scale_y)
   glUniform1f (self->points_half, (GLfloat) (radius + 1));
   glUniform1f (self->points_radius, (GLfloat) radius);
   glUniform1f (self->points_outline, (GLfloat) (SHEPARD_RENDER_POINT_OUTLINE * view->scale));
+  glUniform1f (self->points_ring, 0);
 
+  glActiveTexture (GL_TEXTURE1);
+  glBindTexture (GL_TEXTURE_2D, self->own_colors ? self->points_values_texture : 0);
   glActiveTexture (GL_TEXTURE0);
   glBindTexture (GL_TEXTURE_2D, self->points_texture);
   glBindVertexArray (self->points_vao);
   glDrawArraysInstanced (GL_TRIANGLE_STRIP, 0, 4, (GLsizei) self->n_points);
+
+  /* Drawn once more, last, so that no neighbour covers it. */
+  if (self->highlight >= 0 && (size_t) self->highlight < self->n_points)
+    {
+      glUniform1i (self->points_first, (GLint) self->highlight);
+      glUniform1f (self->points_half, (GLfloat) (highlight_radius + 1));
+      glUniform1f (self->points_radius, (GLfloat) highlight_radius);
+      glUniform1f (self->points_ring, (GLfloat) (SHEPARD_RENDER_HIGHLIGHT_RING * view->scale));
+      glDrawArraysInstanced (GL_TRIANGLE_STRIP, 0, 4, 1);
+    }
+
+  glActiveTexture (GL_TEXTURE1);
+  glBindTexture (GL_TEXTURE_2D, 0);
+  glActiveTexture (GL_TEXTURE0);
   glBindTexture (GL_TEXTURE_2D, 0);
 }
 

@@ -192,7 +192,7 @@ upload_surface (ShepardMapView *self, GError **error)
     {
       g_autoptr (GError) interop_error = NULL;
       if (shepard_renderer_set_grid_from_device (self->renderer, &surface->grid, surface->device_grid,
-                                                 &interop_error))
+                                                 SHEPARD_PLANE_VALUES, &interop_error))
         return TRUE;
       shepard_renderer_disable_cuda_interop (self->renderer);
       set_interop (self, FALSE, interop_error->message, TRUE);

@@ -283,7 +283,7 @@ run_frame (bench *b, const shepard_params *params, const shepard_grid *grid, dou
           != SHEPARD_OK)
         fail_engine ("shepard_engine_interpolate_grid_to_device", &error);
       t1 = bench_now ();
-      if (!shepard_renderer_set_grid_from_device (b->renderer, grid, b->device_grid, &gerror))
+      if (!shepard_renderer_set_grid_from_device (b->renderer, grid, b->device_grid, SHEPARD_PLANE_VALUES, &gerror))
         fail_render ("shepard_renderer_set_grid_from_device", gerror);
       t2 = bench_now ();
       draw_and_finish (b);

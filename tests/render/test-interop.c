@@ -94,17 +94,24 @@ view_of (const shepard_grid *grid)
 }
 
 static void
-draw_into (ShepardRenderer *renderer, const shepard_grid *grid, Target *target)
+draw_with_ramp (ShepardRenderer *renderer, const shepard_grid *grid, ShepardColorRamp ramp, double min, double max,
+                Target *target)
 {
   ShepardView view = view_of (grid);
 
   target_init (target, view.width, view.height);
   shepard_renderer_set_view (renderer, &view);
-  shepard_renderer_set_range (renderer, fixture.z_min, fixture.z_max);
-  shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_VIRIDIS);
+  shepard_renderer_set_range (renderer, min, max);
+  shepard_renderer_set_ramp (renderer, ramp);
   shepard_renderer_draw (renderer);
   target_read (target);
   g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
+}
+
+static void
+draw_into (ShepardRenderer *renderer, const shepard_grid *grid, Target *target)
+{
+  draw_with_ramp (renderer, grid, SHEPARD_COLOR_RAMP_VIRIDIS, fixture.z_min, fixture.z_max, target);
 }
 
 /* The engine's values of the grid through the host path, as float32 (what set_grid takes). */
@@ -136,7 +143,8 @@ to_device (const shepard_params *params, const shepard_grid *grid, shepard_devic
 
 /* Every cell's pixel has the ramp colour of its value. */
 static void
-check_cells (const Target *target, const shepard_grid *grid, const float *values, const char *what)
+check_cells_with_ramp (const Target *target, const shepard_grid *grid, const float *values, ShepardColorRamp ramp,
+                       double min, double max, const char *what)
 {
   double worst = 0.0;
 
@@ -148,8 +156,7 @@ check_cells (const Target *target, const shepard_grid *grid, const float *values
                                             (int) row * PIXELS_PER_CELL + PIXELS_PER_CELL / 2);
         double value = values[row * grid->width + col];
 
-        g_assert_true (shepard_color_ramp_color_for_value (SHEPARD_COLOR_RAMP_VIRIDIS, value, fixture.z_min,
-                                                          fixture.z_max, rgb));
+        g_assert_true (shepard_color_ramp_color_for_value (ramp, value, min, max, rgb));
         for (int c = 0; c < 3; c++)
           worst = fmax (worst, fabs (pixel[c] / 255.0 - rgb[c]));
         if (worst > CHANNEL_TOLERANCE)
@@ -159,6 +166,12 @@ check_cells (const Target *target, const shepard_grid *grid, const float *values
       }
   g_test_message ("%s: %zu cells within %.2f/255 of the ramp colour of the engine's value", what,
                   grid->width * grid->height, worst * 255.0);
+}
+
+static void
+check_cells (const Target *target, const shepard_grid *grid, const float *values, const char *what)
+{
+  check_cells_with_ramp (target, grid, values, SHEPARD_COLOR_RAMP_VIRIDIS, fixture.z_min, fixture.z_max, what);
 }
 
 static void
@@ -211,7 +224,7 @@ test_same_pixels (void)
           Target through_interop, through_upload;
 
           to_device (&params, &grid, target);
-          g_assert_true (shepard_renderer_set_grid_from_device (interop, &grid, target, &error));
+          g_assert_true (shepard_renderer_set_grid_from_device (interop, &grid, target, SHEPARD_PLANE_VALUES, &error));
           g_assert_no_error (error);
           g_assert_true (shepard_renderer_set_grid (upload, &grid, values, &error));
           g_assert_no_error (error);
@@ -237,7 +250,7 @@ test_same_pixels (void)
     Target drawn;
 
     to_device (&params, &grid, target);
-    g_assert_true (shepard_renderer_set_grid_from_device (interop, &grid, target, &error));
+    g_assert_true (shepard_renderer_set_grid_from_device (interop, &grid, target, SHEPARD_PLANE_VALUES, &error));
     g_assert_cmpuint (shepard_renderer_get_grid_texture (interop), ==, texture);
     shepard_renderer_set_hillshade (interop, FALSE, 1.0);
     draw_into (interop, &grid, &drawn);
@@ -259,7 +272,7 @@ test_same_pixels (void)
     g_assert_no_error (error);
     g_assert_true (shepard_renderer_enable_cuda_interop (again, shepard_engine_cuda_device (fixture.engine), &error));
     to_device (&params, &grid, target);
-    g_assert_true (shepard_renderer_set_grid_from_device (again, &grid, target, &error));
+    g_assert_true (shepard_renderer_set_grid_from_device (again, &grid, target, SHEPARD_PLANE_VALUES, &error));
     g_assert_no_error (error);
     draw_into (again, &grid, &drawn);
     check_cells (&drawn, &grid, values, "a new renderer after one was freed while registered");
@@ -287,11 +300,11 @@ test_disable_enable (void)
   g_assert_true (shepard_renderer_enable_cuda_interop (renderer, shepard_engine_cuda_device (fixture.engine), &error));
   g_assert_cmpint (shepard_device_grid_new (fixture.engine, &target, &engine_error), ==, SHEPARD_OK);
   to_device (&params, &grid, target);
-  g_assert_true (shepard_renderer_set_grid_from_device (renderer, &grid, target, &error));
+  g_assert_true (shepard_renderer_set_grid_from_device (renderer, &grid, target, SHEPARD_PLANE_VALUES, &error));
 
   shepard_renderer_disable_cuda_interop (renderer);
   g_assert_false (shepard_renderer_has_cuda_interop (renderer));
-  g_assert_false (shepard_renderer_set_grid_from_device (renderer, &grid, target, &error));
+  g_assert_false (shepard_renderer_set_grid_from_device (renderer, &grid, target, SHEPARD_PLANE_VALUES, &error));
   g_assert_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP);
   g_clear_error (&error);
   g_autofree float *values = host_values (&params, &grid);
@@ -301,20 +314,84 @@ test_disable_enable (void)
   target_clear (&drawn);
 
   g_assert_true (shepard_renderer_enable_cuda_interop (renderer, shepard_engine_cuda_device (fixture.engine), &error));
-  g_assert_true (shepard_renderer_set_grid_from_device (renderer, &grid, target, &error));
+  g_assert_true (shepard_renderer_set_grid_from_device (renderer, &grid, target, SHEPARD_PLANE_VALUES, &error));
   draw_into (renderer, &grid, &drawn);
   check_cells (&drawn, &grid, values, "through interop again");
   target_clear (&drawn);
 
   /* A device grid of another size than the grid to draw is refused, and the drawing stays. */
   shepard_grid other = grid_of_size (41, 30);
-  g_assert_false (shepard_renderer_set_grid_from_device (renderer, &other, target, &error));
+  g_assert_false (shepard_renderer_set_grid_from_device (renderer, &other, target, SHEPARD_PLANE_VALUES, &error));
   g_assert_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP);
   g_test_message ("%s", error->message);
   g_clear_error (&error);
   draw_into (renderer, &grid, &drawn);
   check_cells (&drawn, &grid, values, "after a refused update");
   target_clear (&drawn);
+  shepard_device_grid_free (target);
+}
+
+/* The alpha and r_obs planes of a device grid drawn through interop are the engine's alpha and r_obs, cell by cell,
+ * and the very pixels those values draw through host memory. */
+static void
+test_planes (void)
+{
+  const shepard_plane planes[] = { SHEPARD_PLANE_ALPHA, SHEPARD_PLANE_R_OBS };
+  g_autoptr (GError) error = NULL;
+  shepard_error engine_error = { 0 };
+  shepard_device_grid *target = NULL;
+  shepard_grid grid = grid_of_size (96, 72);
+  size_t cells = grid.width * grid.height;
+  g_autofree double *values = g_new (double, cells);
+  g_autofree double *alpha = g_new (double, cells);
+  g_autofree double *r_obs = g_new (double, cells);
+  shepard_outputs outputs = { .values = values, .alpha = alpha, .r_obs = r_obs };
+  shepard_params params;
+
+  if (!need_engine ())
+    return;
+  g_autoptr (ShepardRenderer) interop = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  g_autoptr (ShepardRenderer) upload = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  g_assert_true (shepard_renderer_enable_cuda_interop (interop, shepard_engine_cuda_device (fixture.engine), &error));
+  g_assert_cmpint (shepard_device_grid_new (fixture.engine, &target, &engine_error), ==, SHEPARD_OK);
+  shepard_params_init_aidw (&params);
+  params.neighbors = 15;
+  /* R about 1 on these evenly spread points, so that alpha spans its levels rather than sitting at alpha5. */
+  params.rexp = SHEPARD_REXP_KNN;
+  if (shepard_engine_interpolate_grid (fixture.engine, &params, &grid, &outputs, NULL, NULL, &engine_error)
+      != SHEPARD_OK)
+    g_error ("host interpolation: %s", engine_error.message);
+  to_device (&params, &grid, target);
+
+  for (guint p = 0; p < G_N_ELEMENTS (planes); p++)
+    {
+      const double *source = planes[p] == SHEPARD_PLANE_ALPHA ? alpha : r_obs;
+      const char *what = planes[p] == SHEPARD_PLANE_ALPHA ? "the alpha plane" : "the r_obs plane";
+      g_autofree float *plane_values = g_new (float, cells);
+      double min = INFINITY, max = -INFINITY;
+      Target through_interop, through_upload;
+
+      for (size_t i = 0; i < cells; i++)
+        {
+          plane_values[i] = (float) source[i];
+          min = fmin (min, plane_values[i]);
+          max = fmax (max, plane_values[i]);
+        }
+      /* A plane of one value would draw every cell in the middle colour, whatever the texture held. */
+      g_assert_cmpfloat (max - min, >, 0.1 * max);
+      g_assert_true (shepard_renderer_set_grid_from_device (interop, &grid, target, planes[p], &error));
+      g_assert_no_error (error);
+      g_assert_true (shepard_renderer_set_grid (upload, &grid, plane_values, &error));
+      g_assert_no_error (error);
+      draw_with_ramp (interop, &grid, SHEPARD_COLOR_RAMP_PLASMA, min, max, &through_interop);
+      draw_with_ramp (upload, &grid, SHEPARD_COLOR_RAMP_PLASMA, min, max, &through_upload);
+      assert_same_pixels (&through_interop, &through_upload, what);
+      check_cells_with_ramp (&through_interop, &grid, plane_values, SHEPARD_COLOR_RAMP_PLASMA, min, max, what);
+      target_clear (&through_interop);
+      target_clear (&through_upload);
+    }
   shepard_device_grid_free (target);
 }
 
@@ -373,6 +450,7 @@ main (int argc, char **argv)
   g_test_add_func ("/interop/unavailable", test_unavailable);
   g_test_add_func ("/interop/same-pixels", test_same_pixels);
   g_test_add_func ("/interop/disable-enable", test_disable_enable);
+  g_test_add_func ("/interop/planes", test_planes);
 
   status = g_test_run ();
   shepard_engine_free (fixture.engine);

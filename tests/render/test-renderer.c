@@ -123,6 +123,95 @@ test_ramp_function (void)
 }
 
 static void
+assert_rgb_hex (const float rgb[3], guint32 hex, const char *what)
+{
+  const double expected[3] = { hex >> 16, (hex >> 8) & 0xff, hex & 0xff };
+
+  for (int c = 0; c < 3; c++)
+    {
+      if (fabs (rgb[c] * 255.0 - expected[c]) > 1.0)
+        g_error ("%s: (%.1f, %.1f, %.1f), expected #%06x within 1/255", what, rgb[0] * 255.0, rgb[1] * 255.0,
+                 rgb[2] * 255.0, hex);
+    }
+}
+
+/* Relative luminance (sRGB primaries), for how light a colour looks. */
+static double
+luminance (const float rgb[3])
+{
+  double linear[3];
+
+  for (int c = 0; c < 3; c++)
+    linear[c] = rgb[c] <= 0.04045 ? rgb[c] / 12.92 : pow ((rgb[c] + 0.055) / 1.055, 2.4);
+  return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+}
+
+static void
+test_ramp_new (void)
+{
+  float rgb[3];
+  double previous_diverging = 0, previous_plasma = 0;
+  ShepardColorRamp ramp;
+
+  /* Appended after the first three, whose numbers stored settings hold. */
+  g_assert_cmpint (SHEPARD_COLOR_RAMP_GRAYSCALE, ==, 2);
+  g_assert_cmpint (SHEPARD_COLOR_RAMP_DIVERGING, ==, 3);
+  g_assert_cmpint (SHEPARD_COLOR_RAMP_PLASMA, ==, 4);
+  g_assert_cmpint (SHEPARD_COLOR_RAMP_COUNT, ==, 5);
+  g_assert_cmpstr (shepard_color_ramp_to_string (SHEPARD_COLOR_RAMP_DIVERGING), ==, "diverging");
+  g_assert_cmpstr (shepard_color_ramp_to_string (SHEPARD_COLOR_RAMP_PLASMA), ==, "plasma");
+  g_assert_true (shepard_color_ramp_from_string ("diverging", &ramp));
+  g_assert_cmpint (ramp, ==, SHEPARD_COLOR_RAMP_DIVERGING);
+  g_assert_true (shepard_color_ramp_from_string ("plasma", &ramp));
+  g_assert_cmpint (ramp, ==, SHEPARD_COLOR_RAMP_PLASMA);
+
+  /* Diverging: RdBu's dark blue and dark red at the ends, white in the middle, so a range symmetric about 0 draws
+   * 0 white, below it blue and above it red. */
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_DIVERGING, 0, rgb);
+  assert_rgb_hex (rgb, 0x053061, "diverging at 0");
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_DIVERGING, 1, rgb);
+  assert_rgb_hex (rgb, 0x67001f, "diverging at 1");
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_DIVERGING, 0.5, rgb);
+  for (int c = 0; c < 3; c++)
+    g_assert_cmpfloat (rgb[c], ==, 1.0f);
+  g_assert_true (shepard_color_ramp_color_for_value (SHEPARD_COLOR_RAMP_DIVERGING, 0, -2.5, 2.5, rgb));
+  for (int c = 0; c < 3; c++)
+    g_assert_cmpfloat (rgb[c], ==, 1.0f);
+  g_assert_true (shepard_color_ramp_color_for_value (SHEPARD_COLOR_RAMP_DIVERGING, -1, -2.5, 2.5, rgb));
+  g_assert_cmpfloat (rgb[2], >, rgb[0] + 0.2);
+  g_assert_true (shepard_color_ramp_color_for_value (SHEPARD_COLOR_RAMP_DIVERGING, 1, -2.5, 2.5, rgb));
+  g_assert_cmpfloat (rgb[0], >, rgb[2] + 0.2);
+
+  /* Plasma: matplotlib's first, middle and last colours. */
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_PLASMA, 0, rgb);
+  assert_rgb_hex (rgb, 0x0d0887, "plasma at 0");
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_PLASMA, 0.5, rgb);
+  assert_rgb_hex (rgb, 0xcc4778, "plasma at 0.5");
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_PLASMA, 1, rgb);
+  assert_rgb_hex (rgb, 0xf0f921, "plasma at 1");
+
+  /* Even ramps: the diverging one darkens steadily from its middle towards either end, plasma lightens steadily
+   * from end to end, so that a lighter colour always means a value nearer 0 (or a larger alpha). */
+  for (int i = 0; i <= 100; i++)
+    {
+      double diverging, plasma;
+
+      shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_DIVERGING, i / 100.0, rgb);
+      diverging = luminance (rgb);
+      shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_PLASMA, i / 100.0, rgb);
+      plasma = luminance (rgb);
+      if (i > 0 && i <= 50)
+        g_assert_cmpfloat (diverging, >, previous_diverging);
+      else if (i > 50)
+        g_assert_cmpfloat (diverging, <, previous_diverging);
+      if (i > 0)
+        g_assert_cmpfloat (plasma, >, previous_plasma);
+      previous_diverging = diverging;
+      previous_plasma = plasma;
+    }
+}
+
+static void
 test_view_conversions (void)
 {
   ShepardView view = { .center_x = 180000, .center_y = 330000, .units_per_pixel = 2.5, .width = 800, .height = 600,
@@ -155,8 +244,8 @@ test_view_conversions (void)
 }
 
 static void
-check_grid_cells (ShepardRenderer *renderer, const ShepardView *view, ShepardColorRamp ramp, const float *values,
-                  const char *what)
+check_grid_cells (ShepardRenderer *renderer, const ShepardView *view, ShepardColorRamp ramp, double min, double max,
+                  const float *values, const char *what)
 {
   Target target;
 
@@ -178,7 +267,7 @@ check_grid_cells (ShepardRenderer *renderer, const ShepardView *view, ShepardCol
           cell_centre (&test_grid, col, row, &x, &y);
           map_to_device_pixel (view, x, y, &px, &py);
           pixel = target_pixel (&target, px, py);
-          if (shepard_color_ramp_color_for_value (ramp, value, TEST_MIN, TEST_MAX, rgb))
+          if (shepard_color_ramp_color_for_value (ramp, value, min, max, rgb))
             {
               g_autofree char *where = g_strdup_printf ("%s, %s, cell (%d, %d) = %g", what,
                                                         shepard_color_ramp_to_string (ramp), col, row, value);
@@ -217,9 +306,9 @@ test_grid_colours (void)
       ShepardView view = test_view (1);
 
       shepard_renderer_set_ramp (renderer, r);
-      check_grid_cells (renderer, &view, r, test_values, "scale 1");
+      check_grid_cells (renderer, &view, r, TEST_MIN, TEST_MAX, test_values, "scale 1");
       view = test_view (2);
-      check_grid_cells (renderer, &view, r, test_values, "scale 2");
+      check_grid_cells (renderer, &view, r, TEST_MIN, TEST_MAX, test_values, "scale 2");
     }
   g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
 }
@@ -256,7 +345,7 @@ test_grid_update (void)
     values[i] = 10.0f - test_values[i];
   g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, values, &error));
   g_assert_cmpuint (shepard_renderer_get_grid_texture (renderer), ==, texture);
-  check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_VIRIDIS, values, "updated values");
+  check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_VIRIDIS, TEST_MIN, TEST_MAX, values, "updated values");
 
   /* Nothing once the grid is cleared. */
   {
@@ -284,7 +373,8 @@ test_grid_update (void)
     g_clear_error (&error);
   }
   g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
-  check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_VIRIDIS, test_values, "after a failed update");
+  check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_VIRIDIS, TEST_MIN, TEST_MAX, test_values,
+                    "after a failed update");
 }
 
 static void
@@ -366,6 +456,314 @@ test_points (void)
 {
   check_points (1);
   check_points (2);
+}
+
+static void
+draw_and_read (ShepardRenderer *renderer, const ShepardView *view, Target *target)
+{
+  target_init (target, view->width, view->height);
+  shepard_renderer_set_view (renderer, view);
+  shepard_renderer_draw (renderer);
+  target_read (target);
+}
+
+/* The new ramps drawn: residuals through the diverging ramp over a range symmetric about 0, whose 0 cell is white,
+ * and powers through plasma over alpha's default levels. */
+static void
+test_ramp_new_drawn (void)
+{
+  static const float residuals[12] = {
+    -6.0f, -4.5f, -3.0f, -1.5f,
+    -0.75f, 0.0f, 0.75f, 1.5f,
+    3.0f, 4.5f, 6.0f, NAN,
+  };
+  static const float powers[12] = {
+    1.5f, 1.7f, 1.9f, 2.1f,
+    2.3f, 2.5f, 2.7f, 2.9f,
+    3.1f, 3.3f, 3.5f, 1.0f,
+  };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardRenderer) renderer = NULL;
+
+  if (!offscreen_gl_need_context ())
+    return;
+  renderer = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+
+  for (int scale = 1; scale <= 2; scale++)
+    {
+      ShepardView view = test_view (scale);
+      Target target;
+      double x, y;
+      int px, py;
+      const guint8 *pixel;
+
+      g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, residuals, &error));
+      shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_DIVERGING);
+      shepard_renderer_set_range (renderer, -6, 6);
+      check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_DIVERGING, -6, 6, residuals, "residuals");
+      draw_and_read (renderer, &view, &target);
+      cell_centre (&test_grid, 1, 1, &x, &y);
+      map_to_device_pixel (&view, x, y, &px, &py);
+      pixel = target_pixel (&target, px, py);
+      g_assert_cmpuint (pixel[0] & pixel[1] & pixel[2] & pixel[3], ==, 255);
+      target_clear (&target);
+
+      g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, powers, &error));
+      shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_PLASMA);
+      shepard_renderer_set_range (renderer, 1.5, 3.5);
+      check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_PLASMA, 1.5, 3.5, powers, "powers");
+    }
+  g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
+}
+
+static void
+assert_dot_colour (const Target *target, const ShepardView *view, double x, double y, ShepardColorRamp ramp,
+                   double value, double min, double max, const char *what)
+{
+  float rgb[3];
+  int px, py;
+
+  map_to_device_pixel (view, x, y, &px, &py);
+  g_assert_true (shepard_color_ramp_color_for_value (ramp, value, min, max, rgb));
+  assert_pixel_rgb (target_pixel (target, px, py), rgb, what);
+}
+
+/* Dots coloured by values of their own through their own ramp and range, not by z; a dot without a value is hollow
+ * and grey; NULL, a new set of points and a wrong count each do what the header says. */
+static void
+check_point_colors (double scale)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardRenderer) renderer = NULL;
+  ShepardView view = test_view (scale);
+  Target target;
+  double x[3], y[3];
+  const double z[3] = { 8.0, 1.0, 5.0 };
+  const double residuals[3] = { -0.8, 0.5, NAN };
+  const float grey[3] = { 0.6f, 0.6f, 0.6f };
+  float rgb[3], z_rgb[3];
+  int px, py;
+
+  if (!offscreen_gl_need_context ())
+    return;
+  cell_centre (&test_grid, 2, 0, &x[0], &y[0]);
+  cell_centre (&test_grid, 0, 2, &x[1], &y[1]);
+  cell_centre (&test_grid, 3, 1, &x[2], &y[2]);
+  renderer = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
+  g_assert_true (shepard_renderer_set_points (renderer, x, y, z, G_N_ELEMENTS (z), &error));
+  shepard_renderer_set_range (renderer, TEST_MIN, TEST_MAX);
+  shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_TERRAIN);
+
+  g_assert_true (shepard_renderer_set_point_colors (renderer, residuals, G_N_ELEMENTS (residuals),
+                                                    SHEPARD_COLOR_RAMP_DIVERGING, -1, 1, &error));
+  g_assert_no_error (error);
+  draw_and_read (renderer, &view, &target);
+  for (int i = 0; i < 2; i++)
+    {
+      g_autofree char *what = g_strdup_printf ("scale %g, dot %d by its own value", scale, i);
+      double difference = 0;
+
+      assert_dot_colour (&target, &view, x[i], y[i], SHEPARD_COLOR_RAMP_DIVERGING, residuals[i], -1, 1, what);
+      /* The colour of z would have been told apart. */
+      shepard_color_ramp_color_for_value (SHEPARD_COLOR_RAMP_DIVERGING, residuals[i], -1, 1, rgb);
+      shepard_color_ramp_color_for_value (SHEPARD_COLOR_RAMP_TERRAIN, z[i], TEST_MIN, TEST_MAX, z_rgb);
+      for (int c = 0; c < 3; c++)
+        difference = MAX (difference, fabs (rgb[c] - z_rgb[c]));
+      g_assert_cmpfloat (difference, >, 10 * CHANNEL_TOLERANCE);
+    }
+  /* No value: the cell beneath shows through the middle, inside a grey ring inside the dark outline. */
+  assert_dot_colour (&target, &view, x[2], y[2], SHEPARD_COLOR_RAMP_TERRAIN, test_values[7], TEST_MIN, TEST_MAX,
+                     "the middle of a dot without a value");
+  map_to_device_pixel (&view, x[2], y[2], &px, &py);
+  assert_pixel_rgb (target_pixel (&target, px + (int) floor ((SHEPARD_RENDER_POINT_RADIUS
+                                                              - 1.5 * SHEPARD_RENDER_POINT_OUTLINE) * scale), py),
+                    grey, "the ring of a dot without a value");
+  target_clear (&target);
+
+  /* A count other than the points' is refused, and the dots keep their colours. */
+  g_assert_false (shepard_renderer_set_point_colors (renderer, residuals, 2, SHEPARD_COLOR_RAMP_PLASMA, 0, 1,
+                                                     &error));
+  g_assert_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_MISMATCH);
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+  draw_and_read (renderer, &view, &target);
+  assert_dot_colour (&target, &view, x[0], y[0], SHEPARD_COLOR_RAMP_DIVERGING, residuals[0], -1, 1,
+                     "after a wrong count");
+  target_clear (&target);
+
+  /* NULL: z through the grid's ramp and range again, whatever ramp and range come with it. */
+  g_assert_true (shepard_renderer_set_point_colors (renderer, NULL, 0, SHEPARD_COLOR_RAMP_PLASMA, NAN, NAN, &error));
+  draw_and_read (renderer, &view, &target);
+  for (int i = 0; i < 3; i++)
+    assert_dot_colour (&target, &view, x[i], y[i], SHEPARD_COLOR_RAMP_TERRAIN, z[i], TEST_MIN, TEST_MAX,
+                       "z again");
+  target_clear (&target);
+
+  /* New points go back to z too: the colours were given for the points before. */
+  g_assert_true (shepard_renderer_set_point_colors (renderer, residuals, G_N_ELEMENTS (residuals),
+                                                    SHEPARD_COLOR_RAMP_DIVERGING, -1, 1, &error));
+  g_assert_true (shepard_renderer_set_points (renderer, x, y, z, G_N_ELEMENTS (z), &error));
+  draw_and_read (renderer, &view, &target);
+  assert_dot_colour (&target, &view, x[0], y[0], SHEPARD_COLOR_RAMP_TERRAIN, z[0], TEST_MIN, TEST_MAX,
+                     "z after new points");
+  target_clear (&target);
+  g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
+}
+
+static void
+test_point_colors (void)
+{
+  check_point_colors (1);
+  check_point_colors (2);
+}
+
+/* More points than the widest texture row holds: the colour values follow the points into the second row. All but
+ * two points lie far outside the view; those two are the first and the last point of the second row. */
+static void
+test_point_colors_many (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardRenderer) renderer = NULL;
+  ShepardView view = test_view (1);
+  GLint max_size = 0;
+  size_t n_points, first, last;
+  Target target;
+
+  if (!offscreen_gl_need_context ())
+    return;
+  glGetIntegerv (GL_MAX_TEXTURE_SIZE, &max_size);
+  n_points = (size_t) max_size + 2;
+  first = (size_t) max_size;
+  last = n_points - 1;
+  g_autofree double *x = g_new (double, n_points);
+  g_autofree double *y = g_new (double, n_points);
+  g_autofree double *z = g_new (double, n_points);
+  g_autofree double *values = g_new (double, n_points);
+  for (size_t i = 0; i < n_points; i++)
+    {
+      x[i] = test_grid.x_min - 1e5 - (double) i;
+      y[i] = test_grid.y_max;
+      z[i] = 5.0;
+      values[i] = 0.0;
+    }
+  cell_centre (&test_grid, 2, 0, &x[first], &y[first]);
+  cell_centre (&test_grid, 0, 2, &x[last], &y[last]);
+  values[first] = -0.9;
+  values[last] = 0.7;
+
+  renderer = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  g_assert_true (shepard_renderer_set_points (renderer, x, y, z, n_points, &error));
+  g_assert_no_error (error);
+  g_assert_true (shepard_renderer_set_point_colors (renderer, values, n_points, SHEPARD_COLOR_RAMP_PLASMA, -1, 1,
+                                                    &error));
+  g_assert_no_error (error);
+  draw_and_read (renderer, &view, &target);
+  assert_dot_colour (&target, &view, x[first], y[first], SHEPARD_COLOR_RAMP_PLASMA, values[first], -1, 1,
+                     "the first point of the second row");
+  assert_dot_colour (&target, &view, x[last], y[last], SHEPARD_COLOR_RAMP_PLASMA, values[last], -1, 1,
+                     "the last point");
+  target_clear (&target);
+  g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
+}
+
+static void
+assert_same_target (const Target *a, const Target *b, const char *what)
+{
+  g_assert_cmpint (a->width, ==, b->width);
+  g_assert_cmpint (a->height, ==, b->height);
+  if (memcmp (a->pixels, b->pixels, (size_t) 4 * a->width * a->height) != 0)
+    g_error ("%s: the pixels differ", what);
+}
+
+/* The highlighted dot is drawn larger, with a white ring inside a dark outline around its own colour; only the
+ * pixels within its radius change. */
+static void
+check_highlight (double scale)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardRenderer) renderer = NULL;
+  ShepardView view = test_view (scale);
+  Target plain, highlighted, again;
+  double x[3], y[3];
+  const double z[3] = { 8.0, 1.0, 5.0 };
+  double lx, ly, centre_x, centre_y, reach = SHEPARD_RENDER_HIGHLIGHT_RADIUS * scale + 1;
+  size_t changed = 0;
+  int px, py;
+  const guint8 *pixel;
+
+  if (!offscreen_gl_need_context ())
+    return;
+  cell_centre (&test_grid, 2, 0, &x[0], &y[0]);
+  cell_centre (&test_grid, 0, 2, &x[1], &y[1]);
+  cell_centre (&test_grid, 3, 1, &x[2], &y[2]);
+  renderer = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
+  g_assert_true (shepard_renderer_set_points (renderer, x, y, z, G_N_ELEMENTS (z), &error));
+  shepard_renderer_set_range (renderer, TEST_MIN, TEST_MAX);
+  draw_and_read (renderer, &view, &plain);
+  shepard_renderer_set_highlight (renderer, 1);
+  draw_and_read (renderer, &view, &highlighted);
+
+  shepard_view_map_to_pixel (&view, x[1], y[1], &lx, &ly);
+  centre_x = lx * scale;
+  centre_y = ly * scale;
+  for (int row = 0; row < view.height; row++)
+    for (int col = 0; col < view.width; col++)
+      {
+        if (memcmp (target_pixel (&plain, col, row), target_pixel (&highlighted, col, row), 4) == 0)
+          continue;
+        changed++;
+        if (hypot (col + 0.5 - centre_x, row + 0.5 - centre_y) > reach)
+          g_error ("scale %g: the highlight changed pixel (%d, %d), %.1f device pixels from its dot", scale, col, row,
+                   hypot (col + 0.5 - centre_x, row + 0.5 - centre_y));
+      }
+  /* At least the ring between the plain dot's edge and the highlight's. */
+  g_assert_cmpfloat (changed, >, G_PI * (pow (SHEPARD_RENDER_HIGHLIGHT_RADIUS - 1, 2)
+                                         - pow (SHEPARD_RENDER_POINT_RADIUS + 1, 2)) * scale * scale);
+  g_test_message ("scale %g: the highlight changed %zu pixels", scale, changed);
+
+  /* Its own colour in the middle, then the white ring, then the dark outline. */
+  assert_dot_colour (&highlighted, &view, x[1], y[1], SHEPARD_COLOR_RAMP_VIRIDIS, z[1], TEST_MIN, TEST_MAX,
+                     "the highlighted dot's middle");
+  map_to_device_pixel (&view, x[1], y[1], &px, &py);
+  pixel = target_pixel (&highlighted, px + (int) floor ((SHEPARD_RENDER_HIGHLIGHT_RADIUS - SHEPARD_RENDER_POINT_OUTLINE
+                                                         - SHEPARD_RENDER_HIGHLIGHT_RING / 2) * scale), py);
+  g_assert_cmpuint (MIN (pixel[0], MIN (pixel[1], pixel[2])), >=, 250);
+  pixel = target_pixel (&highlighted,
+                        px + (int) floor ((SHEPARD_RENDER_HIGHLIGHT_RADIUS - SHEPARD_RENDER_POINT_OUTLINE / 2) * scale),
+                        py);
+  g_assert_cmpuint (MAX (pixel[0], MAX (pixel[1], pixel[2])), <, 80);
+  g_assert_cmpuint (pixel[3], >, 200);
+
+  /* Kept when the points are set again; none, or an index beyond the points, draws no highlight. */
+  g_assert_true (shepard_renderer_set_points (renderer, x, y, z, G_N_ELEMENTS (z), &error));
+  draw_and_read (renderer, &view, &again);
+  assert_same_target (&again, &highlighted, "highlight after the points were set again");
+  target_clear (&again);
+  shepard_renderer_set_highlight (renderer, -1);
+  draw_and_read (renderer, &view, &again);
+  assert_same_target (&again, &plain, "no highlight");
+  target_clear (&again);
+  shepard_renderer_set_highlight (renderer, G_N_ELEMENTS (z));
+  draw_and_read (renderer, &view, &again);
+  assert_same_target (&again, &plain, "a highlight beyond the points");
+  target_clear (&again);
+
+  target_clear (&plain);
+  target_clear (&highlighted);
+  g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
+}
+
+static void
+test_highlight (void)
+{
+  check_highlight (1);
+  check_highlight (2);
 }
 
 /* A tilted plane z = s (x - y) in map units rises to the south-east, so it faces the north-west sun; its flipped
@@ -471,10 +869,15 @@ main (int argc, char **argv)
 
   g_test_add_func ("/render/context-version", offscreen_gl_test_version);
   g_test_add_func ("/render/ramp/function", test_ramp_function);
+  g_test_add_func ("/render/ramp/new", test_ramp_new);
   g_test_add_func ("/render/view/conversions", test_view_conversions);
   g_test_add_func ("/render/grid/colours", test_grid_colours);
   g_test_add_func ("/render/grid/update", test_grid_update);
+  g_test_add_func ("/render/ramp/new-drawn", test_ramp_new_drawn);
   g_test_add_func ("/render/points", test_points);
+  g_test_add_func ("/render/points/own-colours", test_point_colors);
+  g_test_add_func ("/render/points/own-colours-many", test_point_colors_many);
+  g_test_add_func ("/render/points/highlight", test_highlight);
   g_test_add_func ("/render/hillshade", test_hillshade);
   g_test_add_func ("/render/shader-error", test_shader_error);
 
