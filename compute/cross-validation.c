@@ -3,8 +3,11 @@
 
 #include "engine-private.h"
 
+#include "parallel.h"
+
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* The fewest points cross-validation takes: with two, a prediction would rest on a single point. */
 #define CV_MIN_POINTS 3
@@ -94,51 +97,110 @@ shepard_cv_assign_folds (size_t n, size_t folds, uint64_t seed, size_t *fold_of)
 }
 
 /* The sums of the summary, in four lanes over i mod 4: each float64 addition then waits only for the previous one of
- * its lane, so that a million residuals take a fraction of a millisecond rather than one addition latency each. */
+ * its lane, so that a chunk of residuals takes a fraction of a millisecond rather than one addition latency each. */
 typedef struct {
-  double residual, absolute, squares, observed;
+  double residual, absolute, squares;
 } summary_sums;
 
 static inline void
-summary_add (summary_sums *sums, double observed, double prediction)
+summary_add (summary_sums *sums, double residual)
 {
-  double residual = prediction - observed;
   sums->residual += residual;
   sums->absolute += fabs (residual);
   sums->squares += residual * residual;
-  sums->observed += observed;
+}
+
+static summary_sums
+summary_combine (summary_sums a, summary_sums b)
+{
+  return (summary_sums) { a.residual + b.residual, a.absolute + b.absolute, a.squares + b.squares };
 }
 
 void
-shepard_cv_summarise (const double *observed, const double *prediction, size_t n, shepard_cv_summary *summary)
+shepard_cv_describe_observed (const double *observed, size_t n, shepard_cv_observed *stats)
 {
-  summary_sums a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
+  double sum[4] = { 0 };
   size_t i = 0;
   for (; i + 4 <= n; i += 4)
-    {
-      summary_add (&a, observed[i], prediction[i]);
-      summary_add (&b, observed[i + 1], prediction[i + 1]);
-      summary_add (&c, observed[i + 2], prediction[i + 2]);
-      summary_add (&d, observed[i + 3], prediction[i + 3]);
-    }
+    for (int lane = 0; lane < 4; lane++)
+      sum[lane] += observed[i + lane];
   for (; i < n; i++)
-    summary_add (&a, observed[i], prediction[i]);
-  double sum_residual = (a.residual + b.residual) + (c.residual + d.residual);
-  double sum_absolute = (a.absolute + b.absolute) + (c.absolute + d.absolute);
-  double sum_squares = (a.squares + b.squares) + (c.squares + d.squares);
-  double mean_observed = ((a.observed + b.observed) + (c.observed + d.observed)) / (double) n;
+    sum[0] += observed[i];
+  double mean = ((sum[0] + sum[1]) + (sum[2] + sum[3])) / (double) n;
   double total[4] = { 0 };
   for (i = 0; i + 4 <= n; i += 4)
     for (int lane = 0; lane < 4; lane++)
-      total[lane] += (observed[i + lane] - mean_observed) * (observed[i + lane] - mean_observed);
+      total[lane] += (observed[i + lane] - mean) * (observed[i + lane] - mean);
   for (; i < n; i++)
-    total[0] += (observed[i] - mean_observed) * (observed[i] - mean_observed);
-  double total_squares = (total[0] + total[1]) + (total[2] + total[3]);
-  *summary = (shepard_cv_summary) {
-    .n = n,
-    .me = sum_residual / (double) n,
-    .mae = sum_absolute / (double) n,
-    .rmse = sqrt (sum_squares / (double) n),
-    .r2 = total_squares > 0.0 ? 1.0 - sum_squares / total_squares : NAN,
-  };
+    total[0] += (observed[i] - mean) * (observed[i] - mean);
+  *stats = (shepard_cv_observed) { .mean = mean, .total_squares = (total[0] + total[1]) + (total[2] + total[3]) };
+}
+
+/* A fixed chunk, whatever the thread count, so that the sums (combined in chunk order) are the same on every machine. */
+#define FINISH_CHUNK ((size_t) 1 << 16)
+/* Past a few threads the pass is bound by memory bandwidth, and more threads only cost their start. */
+#define FINISH_MAX_THREADS 8
+
+typedef struct {
+  const double *observed;
+  const float *prediction32;
+  double *prediction, *residual;
+  summary_sums *chunk_sums;
+} finish_job;
+
+static bool
+finish_chunk (void *context, size_t begin, size_t end, int worker, shepard_error *error)
+{
+  (void) worker;
+  (void) error;
+  const finish_job *job = context;
+  summary_sums lane[4] = { { 0 } };
+  for (size_t i = begin; i < end; i++)
+    {
+      double prediction = job->prediction32 ? (double) job->prediction32[i] : job->prediction[i];
+      if (job->prediction32)
+        job->prediction[i] = prediction;
+      double residual = prediction - job->observed[i];
+      if (job->residual)
+        job->residual[i] = residual;
+      summary_add (&lane[(i - begin) & 3], residual);
+    }
+  job->chunk_sums[begin / FINISH_CHUNK] = summary_combine (summary_combine (lane[0], lane[1]),
+                                                          summary_combine (lane[2], lane[3]));
+  return true;
+}
+
+shepard_status
+shepard_cv_finish (const double *observed, const shepard_cv_observed *stats, const float *prediction32,
+                   double *prediction, double *residual, size_t n, int threads, shepard_cv_summary *summary,
+                   shepard_error *error)
+{
+  size_t chunks = (n + FINISH_CHUNK - 1) / FINISH_CHUNK;
+  summary_sums single, *chunk_sums = chunks > 1 ? calloc (chunks, sizeof *chunk_sums) : &single;
+  if (!chunk_sums)
+    return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to summarise %zu predictions.", n);
+  finish_job job = { observed, prediction32, prediction, residual, chunk_sums };
+  shepard_status status = SHEPARD_OK;
+  if (chunks <= 1)
+    finish_chunk (&job, 0, n, 0, error);
+  else
+    status = shepard_parallel_for (threads < FINISH_MAX_THREADS ? threads : FINISH_MAX_THREADS, n, FINISH_CHUNK,
+                                   finish_chunk, &job, NULL, NULL, NULL, error);
+  if (status == SHEPARD_OK)
+    {
+      summary_sums total = { 0 };
+      for (size_t c = 0; c < chunks; c++)
+        total = summary_combine (total, chunk_sums[c]);
+      if (summary)
+        *summary = (shepard_cv_summary) {
+          .n = n,
+          .me = total.residual / (double) n,
+          .mae = total.absolute / (double) n,
+          .rmse = sqrt (total.squares / (double) n),
+          .r2 = stats->total_squares > 0.0 ? 1.0 - total.squares / stats->total_squares : NAN,
+        };
+    }
+  if (chunk_sums != &single)
+    free (chunk_sums);
+  return status;
 }

@@ -13,7 +13,18 @@ shepard_status shepard_cv_fold_count (size_t n_points, size_t folds, const shepa
 void shepard_cv_training_sizes (size_t n_points, size_t fold_count, size_t *large_fold_training,
                                 size_t *small_fold_training);
 
-/* n, ME, MAE, RMSE and R^2 of predictions against observed values (residual = prediction - observed). */
-void shepard_cv_summarise (const double *observed, const double *prediction, size_t n, shepard_cv_summary *summary);
+/* The observed values' mean and their sum of squares about it: R^2's denominator, one per layer. */
+typedef struct {
+  double mean, total_squares;
+} shepard_cv_observed;
+
+void shepard_cv_describe_observed (const double *observed, size_t n, shepard_cv_observed *stats);
+
+/* One pass over the predictions: turns the GPU's float32 ones (prediction32; NULL when prediction already holds
+ * float64) into prediction, writes residual (prediction - observed; may be NULL), and gives n, ME, MAE, RMSE and R^2
+ * (summary may be NULL). The sums do not depend on threads. */
+shepard_status shepard_cv_finish (const double *observed, const shepard_cv_observed *stats, const float *prediction32,
+                                  double *prediction, double *residual, size_t n, int threads,
+                                  shepard_cv_summary *summary, shepard_error *error);
 
 #endif

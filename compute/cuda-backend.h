@@ -69,11 +69,13 @@ shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const sh
                                          const shepard_query_set *queries, const shepard_outputs *outputs,
                                          shepard_progress_fn progress, void *progress_data, shepard_error *error);
 
-/* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold, into prediction and
- * alpha (host arrays of n in the order the points were given; alpha may be NULL). points are the ones last set. */
+/* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold. The predictions come
+ * back as float32, as the GPU computes them, in *prediction: n of them in the order the points were given, in the
+ * backend's pinned memory, valid until its next call (the engine turns them into float64 in its one pass over the
+ * summary). alpha (host, n; may be NULL) as the CPU path. points are the ones last set. */
 shepard_status shepard_cuda_cross_validate (shepard_cuda_backend *backend, const shepard_point_set *points,
                                             const shepard_params *params, const shepard_holdout *holdout,
-                                            double *prediction, double *alpha, shepard_progress_fn progress,
+                                            const float **prediction, double *alpha, shepard_progress_fn progress,
                                             void *progress_data, shepard_error *error);
 
 shepard_status shepard_cuda_nearest (shepard_cuda_backend *backend, const shepard_point_set *points,

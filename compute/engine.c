@@ -28,6 +28,8 @@ struct shepard_engine {
 #endif
   bool has_points;
   double hull_area; /* of the points, once asked for; NAN until then */
+  bool observed_known; /* whether observed holds the points' statistics, computed at the first cross-validation */
+  shepard_cv_observed observed;
   shepard_point_set points;
   shepard_even_grid grid;
 };
@@ -212,6 +214,7 @@ shepard_engine_set_points (shepard_engine *engine, const double *x, const double
     }
   engine->has_points = true;
   engine->hull_area = NAN;
+  engine->observed_known = false;
   return SHEPARD_OK;
 }
 
@@ -682,11 +685,12 @@ shepard_engine_cross_validate (shepard_engine *engine, const shepard_params *par
   shepard_holdout holdout;
   if (status == SHEPARD_OK)
     status = plan_holdout (engine, params, folds, fold_count, fold_of, &labels, &holdout, error);
+  const float *gpu_prediction = NULL;
   if (status == SHEPARD_OK)
     {
 #if SHEPARD_HAVE_CUDA
       if (runs_on_gpu (engine, params))
-        status = shepard_cuda_cross_validate (engine->cuda, &engine->points, params, &holdout, prediction,
+        status = shepard_cuda_cross_validate (engine->cuda, &engine->points, params, &holdout, &gpu_prediction,
                                               outputs->alpha, progress, progress_data, error);
       else
 #endif
@@ -698,11 +702,13 @@ shepard_engine_cross_validate (shepard_engine *engine, const shepard_params *par
     }
   if (status == SHEPARD_OK)
     {
-      if (outputs->residual)
-        for (size_t i = 0; i < n; i++)
-          outputs->residual[i] = prediction[i] - engine->points.z[i];
-      if (summary)
-        shepard_cv_summarise (engine->points.z, prediction, n, summary);
+      if (!engine->observed_known)
+        {
+          shepard_cv_describe_observed (engine->points.z, n, &engine->observed);
+          engine->observed_known = true;
+        }
+      status = shepard_cv_finish (engine->points.z, &engine->observed, gpu_prediction, prediction, outputs->residual,
+                                  n, engine->threads, summary, error);
     }
   free (labels);
   if (prediction != outputs->prediction)

@@ -208,28 +208,13 @@ launch_all_points_for (const DeviceGrid &grid, size_t n, const CvParams &params,
   // The reciprocal needs no clamp: one instance serves it.
   auto kernel = InverseSquare || !clamp ? all_points_kernel<Q, InverseSquare, Folds, false>
                                         : all_points_kernel<Q, InverseSquare, Folds, true>;
-  int per_multiprocessor = 0;
-  cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_multiprocessor, kernel, kThreads, 0);
+  long long query_blocks = (long long) ((n + (size_t) Q * kThreads - 1) / ((size_t) Q * kThreads));
+  int splits = 1;
+  cudaError_t status = choose_point_splits ((const void *) kernel, kThreads, multiprocessors, query_blocks,
+                                            chunk.end - chunk.begin, kTilePoints, kMaxSplits, &splits);
   if (status != cudaSuccess)
     return status;
-  long long slots = (long long) (per_multiprocessor > 0 ? per_multiprocessor : 1) * multiprocessors;
-  long long query_blocks = (long long) ((n + (size_t) Q * kThreads - 1) / ((size_t) Q * kThreads));
-  long long tiles = (long long) ((chunk.end - chunk.begin + kTilePoints - 1) / kTilePoints);
-  int most = (int) (tiles < kMaxSplits ? tiles : kMaxSplits);
-  int best = 1;
-  double best_use = 0.0;
-  for (int splits = 1; splits <= most; splits++)
-    {
-      long long work = query_blocks * splits, waves = (work + slots - 1) / slots;
-      double use = (double) work / (double) (waves * slots);
-      // More splits only when they fill the waves clearly better: each adds a pass of atomics.
-      if (use > best_use + 0.02)
-        {
-          best_use = use;
-          best = splits;
-        }
-    }
-  dim3 blocks ((unsigned) query_blocks, 1, (unsigned) best);
+  dim3 blocks ((unsigned) query_blocks, 1, (unsigned) splits);
   kernel<<<blocks, kThreads, 0, stream>>> (grid, n, params, out, chunk);
   return cudaGetLastError ();
 }
@@ -332,8 +317,8 @@ elapsed_ms (cudaEvent_t from, cudaEvent_t to)
 
 static shepard_status
 cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params,
-                const shepard_holdout *holdout, double *prediction, double *alpha, shepard_progress_fn progress,
-                void *progress_data, shepard_error *error)
+                const shepard_holdout *holdout, const float **prediction, double *alpha,
+                shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
   const char *message = "Cross-validating on the GPU";
   size_t n = set->n;
@@ -432,9 +417,7 @@ cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, con
   backend->timings.knn_ms = elapsed_ms (marks[1], marks[2]);
   backend->timings.weighting_ms = elapsed_ms (marks[2], marks[3]);
   backend->timings.download_ms = elapsed_ms (marks[3], marks[4]);
-  if (prediction)
-    for (size_t i = 0; i < n; i++)
-      prediction[i] = b.host_value[i];
+  *prediction = b.host_value;
   if (alpha)
     for (size_t i = 0; i < n; i++)
       alpha[i] = b.host_alpha[i];
@@ -445,7 +428,7 @@ cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, con
 
 extern "C" shepard_status
 shepard_cuda_cross_validate (shepard_cuda_backend *backend, const shepard_point_set *points,
-                             const shepard_params *params, const shepard_holdout *holdout, double *prediction,
+                             const shepard_params *params, const shepard_holdout *holdout, const float **prediction,
                              double *alpha, shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
   try

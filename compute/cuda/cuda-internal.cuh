@@ -136,6 +136,13 @@ struct Band {
   double *host_query_x = nullptr, *host_query_y = nullptr;                    // pinned
 };
 
+// Into how many blocks (blockIdx.z) to split a chunk of `points` data points, for a launch of blocks_per_split blocks
+// of `threads` each of kernel, so that the blocks fill whole waves of the device's resident blocks best: with 512
+// blocks and 396 resident, one split would leave most multiprocessors idle in a second wave. A split holds at least
+// one tile of tile_points.
+cudaError_t choose_point_splits (const void *kernel, int threads, int multiprocessors, long long blocks_per_split,
+                                 size_t points, int tile_points, int max_splits, int *splits);
+
 // Clears a sticky launch error and fills error with a message for the person using the program.
 shepard_status cuda_failure (shepard_error *error, cudaError_t status, const char *what);
 

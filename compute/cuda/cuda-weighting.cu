@@ -320,8 +320,7 @@ naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, Poi
   add_sums (stage1, i, total_w, total_wz);
 }
 
-// Splits each patch's points over several blocks (blockIdx.z) so that the blocks fill whole waves of the device: with
-// 512 patches and 396 resident blocks, one block per patch would leave most multiprocessors idle in a second wave.
+// Splits each patch's points over several blocks (blockIdx.z), as choose_point_splits finds best.
 template <int Q, bool InverseSquare, shepard_cuda_layout Layout>
 cudaError_t
 launch_tiled (dim3 blocks, const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
@@ -332,28 +331,13 @@ launch_tiled (dim3 blocks, const DevicePoints &points, const QuerySource &querie
   bool padded = (chunk.end - chunk.begin) % kTilePoints != 0;
   auto kernel = InverseSquare || !(clamp || padded) ? tiled_grid_kernel<Q, InverseSquare, Layout, false>
                                                     : tiled_grid_kernel<Q, InverseSquare, Layout, true>;
-  int per_multiprocessor = 0;
-  cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_multiprocessor, kernel, kThreads, 0);
+  int splits = 1;
+  cudaError_t status = choose_point_splits ((const void *) kernel, kThreads, multiprocessors,
+                                            (long long) blocks.x * blocks.y, chunk.end - chunk.begin, kTilePoints,
+                                            kMaxSplits, &splits);
   if (status != cudaSuccess)
     return status;
-  long long slots = (long long) (per_multiprocessor > 0 ? per_multiprocessor : 1) * multiprocessors;
-  long long patches = (long long) blocks.x * blocks.y;
-  long long tiles = (long long) ((chunk.end - chunk.begin + kTilePoints - 1) / kTilePoints);
-  int most = (int) (tiles < kMaxSplits ? tiles : kMaxSplits);
-  int best = 1;
-  double best_use = 0.0;
-  for (int splits = 1; splits <= most; splits++)
-    {
-      long long work = patches * splits, waves = (work + slots - 1) / slots;
-      double use = (double) work / (double) (waves * slots);
-      // More splits only when they fill the waves clearly better: each adds a pass of atomics.
-      if (use > best_use + 0.02)
-        {
-          best_use = use;
-          best = splits;
-        }
-    }
-  blocks.z = (unsigned) best;
+  blocks.z = (unsigned) splits;
   kernel<<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
   return cudaGetLastError ();
 }
@@ -411,6 +395,34 @@ launch_for (const DevicePoints &points, const QuerySource &queries, const Stage1
 }
 
 } // namespace
+
+cudaError_t
+choose_point_splits (const void *kernel, int threads, int multiprocessors, long long blocks_per_split, size_t points,
+                     int tile_points, int max_splits, int *splits)
+{
+  int per_multiprocessor = 0;
+  cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_multiprocessor, kernel, threads, 0);
+  if (status != cudaSuccess)
+    return status;
+  long long slots = (long long) (per_multiprocessor > 0 ? per_multiprocessor : 1) * multiprocessors;
+  long long tiles = (long long) ((points + (size_t) tile_points - 1) / (size_t) tile_points);
+  int most = (int) (tiles < max_splits ? tiles : max_splits);
+  int best = 1;
+  double best_use = 0.0;
+  for (int candidate = 1; candidate <= most; candidate++)
+    {
+      long long work = blocks_per_split * candidate, waves = (work + slots - 1) / slots;
+      double use = (double) work / (double) (waves * slots);
+      // More splits only when they fill the waves clearly better: each adds a pass of atomics.
+      if (use > best_use + 0.02)
+        {
+          best_use = use;
+          best = candidate;
+        }
+    }
+  *splits = best;
+  return cudaSuccess;
+}
 
 cudaError_t
 finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream)

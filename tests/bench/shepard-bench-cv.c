@@ -375,9 +375,11 @@ time_device (shepard_cuda_backend *gpu, const shepard_point_set *set, const shep
   double *copy = bench_allocate ((size_t) repeat, sizeof *copy, "use fewer --repeat");
   double *device = bench_allocate ((size_t) repeat, sizeof *device, "use fewer --repeat");
   shepard_error error;
+  const float *predicted = NULL;
   for (int run = -1; run < repeat; run++)
     {
-      if (shepard_cuda_cross_validate (gpu, set, params, &holdout, prediction, NULL, NULL, NULL, &error) != SHEPARD_OK)
+      if (shepard_cuda_cross_validate (gpu, set, params, &holdout, &predicted, NULL, NULL, NULL, &error)
+          != SHEPARD_OK)
         fail_engine ("shepard_cuda_cross_validate", &error);
       if (run < 0)
         continue;
