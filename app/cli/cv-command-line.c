@@ -1,105 +1,32 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cv-command-line.h"
 
-#include <stdarg.h>
-#include <string.h>
-
-#include "shepard-app-error.h"
-
-typedef struct {
-  ShepardCvOptions *options;
-  GPtrArray *open_options;
-} ParseState;
-
-/* values holds n_values words; with an optional value, values[0] is NULL when the next word was not taken. */
-typedef gboolean (*OptionHandler) (ParseState *state, const char *synopsis, const char *const *values,
-                                   GError **error);
-
-typedef struct {
-  const char *name;
-  int n_values;
-  gboolean value_optional; /* one value, taken only when accepts_value says it is one */
-  const char *synopsis;
-  OptionHandler handle;
-} OptionSpec;
+#include "option-parser.h"
 
 static gboolean
-usage_error (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-usage_error (GError **error, const char *format, ...)
+handle_folds (gpointer target, const char *synopsis, const char *const *values, GError **error)
 {
-  va_list arguments;
-
-  va_start (arguments, format);
-  g_autofree char *message = g_strdup_vprintf (format, arguments);
-  va_end (arguments);
-  g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE, message);
-  return FALSE;
-}
-
-static void
-replace_string (char **field, const char *value)
-{
-  g_free (*field);
-  *field = g_strdup (value);
-}
-
-static gboolean
-handle_layer (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  replace_string (&state->options->layer, values[0]);
-  return TRUE;
-}
-
-static gboolean
-handle_value_field (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  replace_string (&state->options->value_field, values[0]);
-  return TRUE;
-}
-
-static gboolean
-handle_open_option (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  const char *equals = strchr (values[0], '=');
-
-  if (equals == NULL || equals == values[0])
-    return usage_error (error, "%s needs NAME=VALUE, not \"%s\"", synopsis, values[0]);
-  g_ptr_array_add (state->open_options, g_strdup (values[0]));
-  return TRUE;
-}
-
-static gboolean
-handle_method (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  replace_string (&state->options->method, values[0]);
-  return TRUE;
-}
-
-static gboolean
-handle_folds (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  guint64 folds = 0;
+  size_t *folds = target;
+  guint64 number = 0;
 
   if (g_ascii_strcasecmp (values[0], "loo") == 0)
     {
-      state->options->folds = SHEPARD_FOLDS_LEAVE_ONE_OUT;
+      *folds = SHEPARD_FOLDS_LEAVE_ONE_OUT;
       return TRUE;
     }
-  if (!g_ascii_string_to_unsigned (values[0], 10, 2, G_MAXUINT32, &folds, NULL))
-    return usage_error (error, "%s needs loo (leave-one-out) or a whole number of folds from 2, not \"%s\"",
-                        synopsis, values[0]);
-  state->options->folds = (size_t) folds;
+  if (!g_ascii_string_to_unsigned (values[0], 10, 2, G_MAXUINT32, &number, NULL))
+    return shepard_usage_error (error, "%s needs loo (leave-one-out) or a whole number of folds from 2, not \"%s\"",
+                                synopsis, values[0]);
+  *folds = (size_t) number;
   return TRUE;
 }
 
 static gboolean
-handle_seed (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+handle_seed (gpointer target, const char *synopsis, const char *const *values, GError **error)
 {
-  if (!g_ascii_string_to_unsigned (values[0], 10, 0, G_MAXUINT64, &state->options->seed, NULL))
-    return usage_error (error, "%s needs a whole number from 0 to %" G_GUINT64_FORMAT ", not \"%s\"", synopsis,
-                        G_MAXUINT64, values[0]);
+  if (!g_ascii_string_to_unsigned (values[0], 10, 0, G_MAXUINT64, target, NULL))
+    return shepard_usage_error (error, "%s needs a whole number from 0 to %" G_GUINT64_FORMAT ", not \"%s\"",
+                                synopsis, G_MAXUINT64, values[0]);
   return TRUE;
 }
 
@@ -110,113 +37,24 @@ accepts_objective (const char *word)
 }
 
 static gboolean
-handle_optimise (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+handle_optimise (gpointer target, const char *synopsis, const char *const *values, GError **error)
 {
+  ShepardCvOptimise *optimise = target;
   gboolean mae = values[0] != NULL && g_ascii_strcasecmp (values[0], "mae") == 0;
 
-  state->options->optimise = mae ? SHEPARD_CV_OPTIMISE_MAE : SHEPARD_CV_OPTIMISE_RMSE;
+  *optimise = mae ? SHEPARD_CV_OPTIMISE_MAE : SHEPARD_CV_OPTIMISE_RMSE;
   return TRUE;
 }
 
 static gboolean
-handle_backend (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+add_source (gpointer target, const char *operand, GError **error)
 {
-  static const struct {
-    const char *name;
-    shepard_backend backend;
-  } backends[] = {
-    { "auto", SHEPARD_BACKEND_AUTO },
-    { "cpu", SHEPARD_BACKEND_CPU },
-    { "cuda", SHEPARD_BACKEND_CUDA },
-  };
+  ShepardCvOptions *options = target;
 
-  for (size_t i = 0; i < G_N_ELEMENTS (backends); i++)
-    if (g_ascii_strcasecmp (values[0], backends[i].name) == 0)
-      {
-        state->options->backend = backends[i].backend;
-        return TRUE;
-      }
-  return usage_error (error, "%s: the backend must be auto, cpu or cuda, not \"%s\"", synopsis, values[0]);
-}
-
-static gboolean
-handle_json (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  state->options->json = TRUE;
+  if (options->source != NULL)
+    return shepard_usage_error (error, "unexpected argument \"%s\": give one point layer SRC", operand);
+  options->source = g_strdup (operand);
   return TRUE;
-}
-
-static gboolean
-handle_residuals (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  replace_string (&state->options->residuals_path, values[0]);
-  return TRUE;
-}
-
-static gboolean
-handle_quiet (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  state->options->quiet = TRUE;
-  return TRUE;
-}
-
-static const OptionSpec option_specs[] = {
-  { "-l", 1, FALSE, "-l LAYER", handle_layer },
-  { "-zfield", 1, FALSE, "-zfield FIELD", handle_value_field },
-  { "-oo", 1, FALSE, "-oo NAME=VALUE", handle_open_option },
-  { "-a", 1, FALSE, "-a METHOD", handle_method },
-  { "--folds", 1, FALSE, "--folds loo|N", handle_folds },
-  { "--seed", 1, FALSE, "--seed S", handle_seed },
-  { "--optimise", 1, TRUE, "--optimise [rmse|mae]", handle_optimise },
-  { "--backend", 1, FALSE, "--backend auto|cpu|cuda", handle_backend },
-  { "--json", 0, FALSE, "--json", handle_json },
-  { "-o", 1, FALSE, "-o RESIDUALS", handle_residuals },
-  { "-q", 0, FALSE, "-q", handle_quiet },
-};
-
-static const OptionSpec *
-find_option_spec (const char *name)
-{
-  for (size_t i = 0; i < G_N_ELEMENTS (option_specs); i++)
-    if (strcmp (name, option_specs[i].name) == 0)
-      return &option_specs[i];
-  return NULL;
-}
-
-static gboolean
-wants_help (int argc, const char *const *argv)
-{
-  for (int i = 1; i < argc; i++)
-    if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* Runs the option at argv[i]; returns how many words after it were its values. */
-static int
-apply_option (ParseState *state, const OptionSpec *spec, int argc, const char *const *argv, int i, gboolean *parsed,
-              GError **error)
-{
-  if (spec->value_optional)
-    {
-      gboolean taken = i + 1 < argc && accepts_objective (argv[i + 1]);
-      const char *values[] = { taken ? argv[i + 1] : NULL };
-      *parsed = spec->handle (state, spec->synopsis, values, error);
-      return taken ? 1 : 0;
-    }
-  if (i + spec->n_values >= argc)
-    *parsed = usage_error (error, "%s is missing %s: write %s", spec->name,
-                           spec->n_values == 1 ? "its value" : "values", spec->synopsis);
-  else
-    *parsed = spec->handle (state, spec->synopsis, &argv[i + 1], error);
-  return spec->n_values;
-}
-
-static GStrv
-take_string_array (GPtrArray *strings)
-{
-  g_ptr_array_add (strings, NULL);
-  return (GStrv) g_ptr_array_free (strings, FALSE);
 }
 
 gboolean
@@ -230,35 +68,32 @@ shepard_cv_options_parse (ShepardCvOptions *options, int argc, const char *const
     .folds = SHEPARD_FOLDS_LEAVE_ONE_OUT,
     .backend = SHEPARD_BACKEND_AUTO,
   };
-  ParseState state = {
-    .options = options,
-    .open_options = g_ptr_array_new_with_free_func (g_free),
+  g_autoptr (GStrvBuilder) open_options = g_strv_builder_new ();
+  const ShepardOption option_table[] = {
+    { "-l", 1, "-l LAYER", shepard_option_store_string, &options->layer, NULL },
+    { "-zfield", 1, "-zfield FIELD", shepard_option_store_string, &options->value_field, NULL },
+    { "-oo", 1, "-oo NAME=VALUE", shepard_option_add_name_value, open_options, NULL },
+    { "-a", 1, "-a METHOD", shepard_option_store_string, &options->method, NULL },
+    { "--folds", 1, "--folds loo|N", handle_folds, &options->folds, NULL },
+    { "--seed", 1, "--seed S", handle_seed, &options->seed, NULL },
+    { "--optimise", 1, "--optimise [rmse|mae]", handle_optimise, &options->optimise, accepts_objective },
+    { "--backend", 1, "--backend auto|cpu|cuda", shepard_option_store_backend, &options->backend, NULL },
+    { "--json", 0, "--json", shepard_option_set_flag, &options->json, NULL },
+    { "-o", 1, "-o RESIDUALS", shepard_option_store_string, &options->residuals_path, NULL },
+    { "-q", 0, "-q", shepard_option_set_flag, &options->quiet, NULL },
   };
-  gboolean parsed = TRUE;
 
-  if (wants_help (argc, argv))
-    options->help = TRUE;
-  for (int i = 1; i < argc && parsed && !options->help; i++)
-    {
-      const char *argument = argv[i];
-      const OptionSpec *spec = find_option_spec (argument);
-      if (spec != NULL)
-        i += apply_option (&state, spec, argc, argv, i, &parsed, error);
-      else if (argument[0] == '-' && argument[1] != '\0')
-        parsed = usage_error (error, "unknown option \"%s\" (shepard-cv --help lists the options)", argument);
-      else if (options->source == NULL)
-        options->source = g_strdup (argument);
-      else
-        parsed = usage_error (error, "unexpected argument \"%s\": give one point layer SRC", argument);
-    }
+  gboolean parsed = shepard_option_parse ("shepard-cv", option_table, G_N_ELEMENTS (option_table), argc, argv,
+                                          add_source, options, &options->help, error);
   if (parsed && !options->help)
     {
       if (options->source == NULL)
-        parsed = usage_error (error, "give the point layer SRC to cross-validate (shepard-cv --help shows how)");
+        parsed = shepard_usage_error (error,
+                                      "give the point layer SRC to cross-validate (shepard-cv --help shows how)");
       else if (options->value_field == NULL)
-        parsed = usage_error (error, "-zfield FIELD is missing: name the numeric field to cross-validate");
+        parsed = shepard_usage_error (error, "-zfield FIELD is missing: name the numeric field to cross-validate");
     }
-  options->open_options = take_string_array (state.open_options);
+  options->open_options = g_strv_builder_end (open_options);
   return parsed;
 }
 

@@ -3,42 +3,14 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
-#include <string.h>
 
-#include "shepard-app-error.h"
+#include "option-parser.h"
 
+/* What the options say together, checked once all are read. */
 typedef struct {
   ShepardGridOptions *options;
-  GPtrArray *open_options;
-  GPtrArray *creation_options;
   gboolean has_x_extent, has_y_extent, has_size;
 } ParseState;
-
-typedef gboolean (*OptionHandler) (ParseState *state, const char *synopsis, const char *const *values,
-                                   GError **error);
-
-typedef struct {
-  const char *name;
-  int n_values;
-  const char *synopsis;
-  OptionHandler handle;
-} OptionSpec;
-
-static gboolean
-usage_error (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-usage_error (GError **error, const char *format, ...)
-{
-  va_list arguments;
-
-  va_start (arguments, format);
-  g_autofree char *message = g_strdup_vprintf (format, arguments);
-  va_end (arguments);
-  g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE, message);
-  return FALSE;
-}
 
 static gboolean
 parse_number (const char *text, double *result)
@@ -55,94 +27,50 @@ parse_finite_numbers (const char *synopsis, const char *const *values, double *f
                       GError **error)
 {
   if (!parse_number (values[0], first) || !isfinite (*first))
-    return usage_error (error, "%s needs numbers, not \"%s\"", synopsis, values[0]);
+    return shepard_usage_error (error, "%s needs numbers, not \"%s\"", synopsis, values[0]);
   if (!parse_number (values[1], second) || !isfinite (*second))
-    return usage_error (error, "%s needs numbers, not \"%s\"", synopsis, values[1]);
-  return TRUE;
-}
-
-static void
-replace_string (char **field, const char *value)
-{
-  g_free (*field);
-  *field = g_strdup (value);
-}
-
-static gboolean
-check_name_value (const char *synopsis, const char *value, GError **error)
-{
-  const char *equals = strchr (value, '=');
-
-  if (equals == NULL || equals == value)
-    return usage_error (error, "%s needs NAME=VALUE, not \"%s\"", synopsis, value);
+    return shepard_usage_error (error, "%s needs numbers, not \"%s\"", synopsis, values[1]);
   return TRUE;
 }
 
 static gboolean
-handle_layer (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+handle_x_extent (gpointer target, const char *synopsis, const char *const *values, GError **error)
 {
-  replace_string (&state->options->layer, values[0]);
-  return TRUE;
-}
-
-static gboolean
-handle_value_field (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  replace_string (&state->options->value_field, values[0]);
-  return TRUE;
-}
-
-static gboolean
-handle_open_option (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  if (!check_name_value (synopsis, values[0], error))
-    return FALSE;
-  g_ptr_array_add (state->open_options, g_strdup (values[0]));
-  return TRUE;
-}
-
-static gboolean
-handle_method (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  replace_string (&state->options->method, values[0]);
-  return TRUE;
-}
-
-static gboolean
-handle_x_extent (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
+  ParseState *state = target;
   ShepardGridOptions *options = state->options;
 
   if (!parse_finite_numbers (synopsis, values, &options->x_min, &options->x_max, error))
     return FALSE;
   if (!(options->x_min < options->x_max))
-    return usage_error (error, "%s needs XMIN below XMAX, not %s and %s", synopsis, values[0], values[1]);
+    return shepard_usage_error (error, "%s needs XMIN below XMAX, not %s and %s", synopsis, values[0], values[1]);
   state->has_x_extent = TRUE;
   return TRUE;
 }
 
 static gboolean
-handle_y_extent (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+handle_y_extent (gpointer target, const char *synopsis, const char *const *values, GError **error)
 {
+  ParseState *state = target;
   ShepardGridOptions *options = state->options;
 
   if (!parse_finite_numbers (synopsis, values, &options->y_min, &options->y_max, error))
     return FALSE;
   if (!(options->y_min < options->y_max))
-    return usage_error (error, "%s needs YMIN below YMAX, not %s and %s", synopsis, values[0], values[1]);
+    return shepard_usage_error (error, "%s needs YMIN below YMAX, not %s and %s", synopsis, values[0], values[1]);
   state->has_y_extent = TRUE;
   return TRUE;
 }
 
 static gboolean
-handle_size (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+handle_size (gpointer target, const char *synopsis, const char *const *values, GError **error)
 {
+  ParseState *state = target;
   guint64 width = 0, height = 0;
 
   if (!g_ascii_string_to_unsigned (values[0], 10, 1, G_MAXINT, &width, NULL)
       || !g_ascii_string_to_unsigned (values[1], 10, 1, G_MAXINT, &height, NULL))
-    return usage_error (error, "%s needs whole numbers from 1 to %d, not %s and %s", synopsis, G_MAXINT, values[0],
-                        values[1]);
+    return shepard_usage_error (error, "%s needs whole numbers from 1 to %d, not %s and %s", synopsis, G_MAXINT,
+                                values[0], values[1]);
   state->options->width = (size_t) width;
   state->options->height = (size_t) height;
   state->has_size = TRUE;
@@ -150,99 +78,46 @@ handle_size (ParseState *state, const char *synopsis, const char *const *values,
 }
 
 static gboolean
-handle_resolution (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+handle_resolution (gpointer target, const char *synopsis, const char *const *values, GError **error)
 {
-  ShepardGridOptions *options = state->options;
+  ShepardGridOptions *options = target;
 
   if (!parse_finite_numbers (synopsis, values, &options->x_resolution, &options->y_resolution, error))
     return FALSE;
   if (!(options->x_resolution > 0.0) || !(options->y_resolution > 0.0))
-    return usage_error (error, "%s needs cell sizes above zero, not %s and %s", synopsis, values[0], values[1]);
+    return shepard_usage_error (error, "%s needs cell sizes above zero, not %s and %s", synopsis, values[0],
+                                values[1]);
   options->has_resolution = TRUE;
   return TRUE;
 }
 
 static gboolean
-handle_format (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+handle_data_type (gpointer target, const char *synopsis, const char *const *values, GError **error)
 {
-  replace_string (&state->options->format, values[0]);
-  return TRUE;
-}
+  gboolean *float64 = target;
 
-static gboolean
-handle_creation_option (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  if (!check_name_value (synopsis, values[0], error))
-    return FALSE;
-  g_ptr_array_add (state->creation_options, g_strdup (values[0]));
-  return TRUE;
-}
-
-static gboolean
-handle_data_type (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
   if (g_ascii_strcasecmp (values[0], "Float32") == 0)
-    state->options->float64 = FALSE;
+    *float64 = FALSE;
   else if (g_ascii_strcasecmp (values[0], "Float64") == 0)
-    state->options->float64 = TRUE;
+    *float64 = TRUE;
   else
-    return usage_error (error, "%s: the type must be Float32 or Float64, not \"%s\"", synopsis, values[0]);
+    return shepard_usage_error (error, "%s: the type must be Float32 or Float64, not \"%s\"", synopsis, values[0]);
   return TRUE;
 }
 
 static gboolean
-handle_nodata (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+handle_nodata (gpointer target, const char *synopsis, const char *const *values, GError **error)
 {
-  if (!parse_number (values[0], &state->options->nodata))
-    return usage_error (error, "%s needs a number (or nan), not \"%s\"", synopsis, values[0]);
-  state->options->has_nodata = TRUE;
+  ShepardGridOptions *options = target;
+
+  if (!parse_number (values[0], &options->nodata))
+    return shepard_usage_error (error, "%s needs a number (or nan), not \"%s\"", synopsis, values[0]);
+  options->has_nodata = TRUE;
   return TRUE;
 }
 
 static gboolean
-handle_backend (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  static const struct {
-    const char *name;
-    shepard_backend backend;
-  } backends[] = {
-    { "auto", SHEPARD_BACKEND_AUTO },
-    { "cpu", SHEPARD_BACKEND_CPU },
-    { "cuda", SHEPARD_BACKEND_CUDA },
-  };
-
-  for (size_t i = 0; i < G_N_ELEMENTS (backends); i++)
-    if (g_ascii_strcasecmp (values[0], backends[i].name) == 0)
-      {
-        state->options->backend = backends[i].backend;
-        return TRUE;
-      }
-  return usage_error (error, "%s: the backend must be auto, cpu or cuda, not \"%s\"", synopsis, values[0]);
-}
-
-static gboolean
-handle_alpha_out (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  replace_string (&state->options->alpha_path, values[0]);
-  return TRUE;
-}
-
-static gboolean
-handle_r_out (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  replace_string (&state->options->r_path, values[0]);
-  return TRUE;
-}
-
-static gboolean
-handle_r_obs_out (ParseState *state, const char *synopsis, const char *const *values, GError **error)
-{
-  replace_string (&state->options->r_obs_path, values[0]);
-  return TRUE;
-}
-
-static gboolean
-handle_extra_bands (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+handle_extra_bands (gpointer target, const char *synopsis, const char *const *values, GError **error)
 {
   static const struct {
     const char *name;
@@ -252,11 +127,12 @@ handle_extra_bands (ParseState *state, const char *synopsis, const char *const *
     { "r", SHEPARD_GRID_EXPORT_R },
     { "robs", SHEPARD_GRID_EXPORT_R_OBS },
   };
+  ShepardGridExportPlanes *extra_bands = target;
   g_auto (GStrv) items = g_strsplit (values[0], ",", -1);
   ShepardGridExportPlanes planes = 0;
 
   if (items[0] == NULL)
-    return usage_error (error, "%s needs a comma list of alpha, r and robs", synopsis);
+    return shepard_usage_error (error, "%s needs a comma list of alpha, r and robs", synopsis);
   for (char **item = items; *item != NULL; item++)
     {
       ShepardGridExportPlanes plane = 0;
@@ -264,70 +140,26 @@ handle_extra_bands (ParseState *state, const char *synopsis, const char *const *
         if (g_ascii_strcasecmp (*item, names[i].name) == 0)
           plane = names[i].plane;
       if (plane == 0)
-        return usage_error (error, "%s: each band must be alpha, r or robs, not \"%s\"", synopsis, *item);
+        return shepard_usage_error (error, "%s: each band must be alpha, r or robs, not \"%s\"", synopsis, *item);
       if ((planes & plane) != 0)
-        return usage_error (error, "%s names %s twice: give each band once", synopsis, *item);
+        return shepard_usage_error (error, "%s names %s twice: give each band once", synopsis, *item);
       planes |= plane;
     }
-  state->options->extra_bands = planes;
+  *extra_bands = planes;
   return TRUE;
 }
 
 static gboolean
-handle_quiet (ParseState *state, const char *synopsis, const char *const *values, GError **error)
+add_operand (gpointer target, const char *operand, GError **error)
 {
-  state->options->quiet = TRUE;
-  return TRUE;
-}
+  ShepardGridOptions *options = target;
 
-static const OptionSpec option_specs[] = {
-  { "-l", 1, "-l LAYER", handle_layer },
-  { "-zfield", 1, "-zfield FIELD", handle_value_field },
-  { "-oo", 1, "-oo NAME=VALUE", handle_open_option },
-  { "-a", 1, "-a METHOD", handle_method },
-  { "-txe", 2, "-txe XMIN XMAX", handle_x_extent },
-  { "-tye", 2, "-tye YMIN YMAX", handle_y_extent },
-  { "-outsize", 2, "-outsize W H", handle_size },
-  { "-tr", 2, "-tr XRES YRES", handle_resolution },
-  { "-of", 1, "-of FORMAT", handle_format },
-  { "-co", 1, "-co NAME=VALUE", handle_creation_option },
-  { "-ot", 1, "-ot Float32|Float64", handle_data_type },
-  { "-a_nodata", 1, "-a_nodata V", handle_nodata },
-  { "--backend", 1, "--backend auto|cpu|cuda", handle_backend },
-  { "--alpha-out", 1, "--alpha-out FILE", handle_alpha_out },
-  { "--r-out", 1, "--r-out FILE", handle_r_out },
-  { "--robs-out", 1, "--robs-out FILE", handle_r_obs_out },
-  { "--extra-bands", 1, "--extra-bands LIST", handle_extra_bands },
-  { "-q", 0, "-q", handle_quiet },
-};
-
-static const OptionSpec *
-find_option_spec (const char *name)
-{
-  for (size_t i = 0; i < G_N_ELEMENTS (option_specs); i++)
-    if (strcmp (name, option_specs[i].name) == 0)
-      return &option_specs[i];
-  return NULL;
-}
-
-static gboolean
-wants_help (int argc, const char *const *argv)
-{
-  for (int i = 1; i < argc; i++)
-    if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
-      return TRUE;
-  return FALSE;
-}
-
-static gboolean
-add_operand (ShepardGridOptions *options, const char *operand, GError **error)
-{
   if (options->source == NULL)
     options->source = g_strdup (operand);
   else if (options->destination == NULL)
     options->destination = g_strdup (operand);
   else
-    return usage_error (error, "unexpected argument \"%s\": give one SRC and one DST", operand);
+    return shepard_usage_error (error, "unexpected argument \"%s\": give one SRC and one DST", operand);
   return TRUE;
 }
 
@@ -337,21 +169,15 @@ check_combination (const ParseState *state, GError **error)
   const ShepardGridOptions *options = state->options;
 
   if (options->source == NULL || options->destination == NULL)
-    return usage_error (error, "give the point layer SRC and the raster DST to write (shepard-grid --help shows how)");
+    return shepard_usage_error (error,
+                                "give the point layer SRC and the raster DST to write (shepard-grid --help shows how)");
   if (options->value_field == NULL)
-    return usage_error (error, "-zfield FIELD is missing: name the numeric field to interpolate");
+    return shepard_usage_error (error, "-zfield FIELD is missing: name the numeric field to interpolate");
   if (state->has_x_extent != state->has_y_extent)
-    return usage_error (error, "-txe XMIN XMAX and -tye YMIN YMAX go together: give both or neither");
+    return shepard_usage_error (error, "-txe XMIN XMAX and -tye YMIN YMAX go together: give both or neither");
   if (state->has_size && options->has_resolution)
-    return usage_error (error, "-outsize W H and -tr XRES YRES exclude each other: give one of them");
+    return shepard_usage_error (error, "-outsize W H and -tr XRES YRES exclude each other: give one of them");
   return TRUE;
-}
-
-static GStrv
-take_string_array (GPtrArray *strings)
-{
-  g_ptr_array_add (strings, NULL);
-  return (GStrv) g_ptr_array_free (strings, FALSE);
 }
 
 gboolean
@@ -367,38 +193,37 @@ shepard_grid_options_parse (ShepardGridOptions *options, int argc, const char *c
     .format = g_strdup ("GTiff"),
     .backend = SHEPARD_BACKEND_AUTO,
   };
-  ParseState state = {
-    .options = options,
-    .open_options = g_ptr_array_new_with_free_func (g_free),
-    .creation_options = g_ptr_array_new_with_free_func (g_free),
+  ParseState state = { .options = options };
+  g_autoptr (GStrvBuilder) open_options = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) creation_options = g_strv_builder_new ();
+  const ShepardOption option_table[] = {
+    { "-l", 1, "-l LAYER", shepard_option_store_string, &options->layer, NULL },
+    { "-zfield", 1, "-zfield FIELD", shepard_option_store_string, &options->value_field, NULL },
+    { "-oo", 1, "-oo NAME=VALUE", shepard_option_add_name_value, open_options, NULL },
+    { "-a", 1, "-a METHOD", shepard_option_store_string, &options->method, NULL },
+    { "-txe", 2, "-txe XMIN XMAX", handle_x_extent, &state, NULL },
+    { "-tye", 2, "-tye YMIN YMAX", handle_y_extent, &state, NULL },
+    { "-outsize", 2, "-outsize W H", handle_size, &state, NULL },
+    { "-tr", 2, "-tr XRES YRES", handle_resolution, options, NULL },
+    { "-of", 1, "-of FORMAT", shepard_option_store_string, &options->format, NULL },
+    { "-co", 1, "-co NAME=VALUE", shepard_option_add_name_value, creation_options, NULL },
+    { "-ot", 1, "-ot Float32|Float64", handle_data_type, &options->float64, NULL },
+    { "-a_nodata", 1, "-a_nodata V", handle_nodata, options, NULL },
+    { "--backend", 1, "--backend auto|cpu|cuda", shepard_option_store_backend, &options->backend, NULL },
+    { "--alpha-out", 1, "--alpha-out FILE", shepard_option_store_string, &options->alpha_path, NULL },
+    { "--r-out", 1, "--r-out FILE", shepard_option_store_string, &options->r_path, NULL },
+    { "--robs-out", 1, "--robs-out FILE", shepard_option_store_string, &options->r_obs_path, NULL },
+    { "--extra-bands", 1, "--extra-bands LIST", handle_extra_bands, &options->extra_bands, NULL },
+    { "-q", 0, "-q", shepard_option_set_flag, &options->quiet, NULL },
   };
-  gboolean parsed = TRUE;
 
-  if (wants_help (argc, argv))
-    options->help = TRUE;
-  for (int i = 1; i < argc && parsed && !options->help; i++)
-    {
-      const char *argument = argv[i];
-      const OptionSpec *spec = find_option_spec (argument);
-      if (spec != NULL)
-        {
-          if (i + spec->n_values >= argc)
-            parsed = usage_error (error, "%s is missing %s: write %s", spec->name,
-                                  spec->n_values == 1 ? "its value" : "values", spec->synopsis);
-          else
-            parsed = spec->handle (&state, spec->synopsis, &argv[i + 1], error);
-          i += spec->n_values;
-        }
-      else if (argument[0] == '-' && argument[1] != '\0')
-        parsed = usage_error (error, "unknown option \"%s\" (shepard-grid --help lists the options)", argument);
-      else
-        parsed = add_operand (options, argument, error);
-    }
+  gboolean parsed = shepard_option_parse ("shepard-grid", option_table, G_N_ELEMENTS (option_table), argc, argv,
+                                          add_operand, options, &options->help, error);
   if (parsed && !options->help)
     parsed = check_combination (&state, error);
   options->has_extent = state.has_x_extent && state.has_y_extent;
-  options->open_options = take_string_array (state.open_options);
-  options->creation_options = take_string_array (state.creation_options);
+  options->open_options = g_strv_builder_end (open_options);
+  options->creation_options = g_strv_builder_end (creation_options);
   return parsed;
 }
 

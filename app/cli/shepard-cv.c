@@ -4,10 +4,10 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli-run.h"
 #include "cv-command-line.h"
 #include "engine-autocleanups.h"
 #include "file-identity.h"
@@ -18,33 +18,15 @@
 #include "shepard-optimiser.h"
 #include "terminal-progress.h"
 
+#define PROGRAM "shepard-cv"
+
 enum {
-  EXIT_USAGE = 2,
-  EXIT_SIGNAL_BASE = 128,
   /* Cross-validation predicts each point from at least two others. */
   MIN_POINTS = 3,
 };
 
 /* Share of the progress bar taken by the cross-validation (or the optimisation) when RESIDUALS is written. */
 #define COMPUTE_SHARE 0.9
-
-static volatile sig_atomic_t cancel_signal = 0;
-
-static void
-request_cancel (int signal_number)
-{
-  cancel_signal = signal_number;
-}
-
-static void
-install_cancel_handlers (void)
-{
-  struct sigaction action = { .sa_handler = request_cancel, .sa_flags = SA_RESTART };
-
-  sigemptyset (&action.sa_mask);
-  sigaction (SIGINT, &action, NULL);
-  sigaction (SIGTERM, &action, NULL);
-}
 
 /* What was found: the summary of the parameters reported, and with --optimise where the search started. */
 typedef struct {
@@ -72,16 +54,6 @@ static bool
 report_engine_progress (double fraction, const char *message, void *data)
 {
   return report_scaled_progress (fraction, message, data) != FALSE;
-}
-
-static void
-report_points (const ShepardPointLayer *points)
-{
-  g_autofree char *skipped = shepard_point_layer_describe_skipped (points);
-
-  fprintf (stderr, "Input: %zu points of layer \"%s\", field \"%s\"%s%s%s\n", points->count, points->layer_name,
-           points->field_name, skipped != NULL ? " (skipped " : "", skipped != NULL ? skipped : "",
-           skipped != NULL ? ")" : "");
 }
 
 static gboolean
@@ -113,11 +85,8 @@ check_residuals_path (const ShepardCvOptions *options, GError **error)
 static ShepardPointLayer *
 read_points (const ShepardCvOptions *options, GError **error)
 {
-  ShepardTerminalProgress watch_cancel;
-  shepard_terminal_progress_init (&watch_cancel, NULL, &cancel_signal);
-  g_autoptr (ShepardPointLayer) points = shepard_point_layer_read (
-    options->source, options->layer, options->value_field, (const char *const *) options->open_options,
-    shepard_terminal_progress_report, &watch_cancel, error);
+  g_autoptr (ShepardPointLayer) points = shepard_cli_read_points (options->source, options->layer, options->value_field,
+                                                                  (const char *const *) options->open_options, error);
 
   if (points == NULL)
     return NULL;
@@ -129,27 +98,8 @@ read_points (const ShepardCvOptions *options, GError **error)
       return NULL;
     }
   if (!options->quiet)
-    report_points (points);
+    shepard_cli_report_points (points);
   return g_steal_pointer (&points);
-}
-
-static shepard_engine *
-start_engine (const ShepardCvOptions *options, const ShepardPointLayer *points, GError **error)
-{
-  shepard_error engine_error = { 0 };
-  g_autoptr (shepard_engine) engine = shepard_engine_new (options->backend, SHEPARD_PRECISION_FLOAT32, 0,
-                                                          &engine_error);
-
-  if (engine == NULL
-      || shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &engine_error)
-           != SHEPARD_OK)
-    {
-      shepard_app_error_set_from_engine (error, &engine_error);
-      return NULL;
-    }
-  if (!options->quiet)
-    fprintf (stderr, "Backend: %s\n", shepard_engine_describe (engine));
-  return g_steal_pointer (&engine);
 }
 
 static gboolean
@@ -235,7 +185,8 @@ run (const ShepardCvOptions *options, ShepardTerminalProgress *bar, CvReport *re
   g_autoptr (ShepardPointLayer) points = read_points (options, error);
   if (points == NULL)
     return FALSE;
-  g_autoptr (shepard_engine) engine = start_engine (options, points, error);
+  g_autoptr (shepard_engine) engine = shepard_cli_start_engine (options->backend, SHEPARD_PRECISION_FLOAT32, points,
+                                                                options->quiet, error);
   if (engine == NULL)
     return FALSE;
 
@@ -250,7 +201,7 @@ run (const ShepardCvOptions *options, ShepardTerminalProgress *bar, CvReport *re
     return FALSE;
   if (options->residuals_path != NULL && !write_residuals (engine, options, points, report, &progress, error))
     return FALSE;
-  if (cancel_signal != 0)
+  if (shepard_cli_cancelled ())
     {
       g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED, "cancelled");
       return FALSE;
@@ -332,30 +283,6 @@ print_json (const CvReport *report, ShepardObjective objective)
   puts (text);
 }
 
-static int
-exit_status_for (const GError *error)
-{
-  if (cancel_signal != 0)
-    return EXIT_SIGNAL_BASE + cancel_signal;
-  if (g_error_matches (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE)
-      || g_error_matches (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER))
-    return EXIT_USAGE;
-  return EXIT_FAILURE;
-}
-
-static void
-print_error (const GError *error, gboolean residuals)
-{
-  g_autofree char *message = NULL;
-
-  if (cancel_signal != 0)
-    message = g_strdup_printf ("cancelled by %s%s", cancel_signal == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM",
-                               residuals ? ": no residuals file was written" : "");
-  else
-    message = g_strdelimit (g_strdup (error->message), "\r\n", ' ');
-  fprintf (stderr, "shepard-cv: %s\n", message);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -364,8 +291,8 @@ main (int argc, char **argv)
 
   if (!shepard_cv_options_parse (&options, argc, (const char *const *) argv, &error))
     {
-      print_error (error, FALSE);
-      return EXIT_USAGE;
+      shepard_cli_print_error (PROGRAM, error, NULL);
+      return SHEPARD_CLI_EXIT_USAGE;
     }
   if (options.help)
     {
@@ -373,13 +300,9 @@ main (int argc, char **argv)
       return EXIT_SUCCESS;
     }
 
-  install_cancel_handlers ();
-  GDALAllRegister ();
-  /* GDAL's messages reach the user through the errors they cause, in one line. */
-  CPLSetErrorHandler (CPLQuietErrorHandler);
-
+  shepard_cli_init ();
   ShepardTerminalProgress bar;
-  shepard_terminal_progress_init (&bar, options.quiet ? NULL : stderr, &cancel_signal);
+  shepard_terminal_progress_init (&bar, options.quiet ? NULL : stderr, shepard_cli_cancel_flag ());
   CvReport report = { 0 };
   int status = EXIT_SUCCESS;
   ShepardObjective objective = options.optimise == SHEPARD_CV_OPTIMISE_MAE ? SHEPARD_OBJECTIVE_MAE
@@ -387,8 +310,9 @@ main (int argc, char **argv)
   if (!run (&options, &bar, &report, &error))
     {
       shepard_terminal_progress_end_line (&bar);
-      print_error (error, options.residuals_path != NULL);
-      status = exit_status_for (error);
+      shepard_cli_print_error (PROGRAM, error,
+                               options.residuals_path != NULL ? "no residuals file was written" : NULL);
+      status = shepard_cli_exit_status_for (error);
     }
   else if (options.json)
     print_json (&report, objective);

@@ -2,10 +2,10 @@
 /* shepard-grid: interpolates a point layer into a raster from the command line, in the manner of gdal_grid. */
 #include <gdal.h>
 #include <glib.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli-run.h"
 #include "engine-autocleanups.h"
 #include "file-identity.h"
 #include "grid-command-line.h"
@@ -16,28 +16,7 @@
 #include "shepard-app-error.h"
 #include "terminal-progress.h"
 
-enum {
-  EXIT_USAGE = 2,
-  EXIT_SIGNAL_BASE = 128,
-};
-
-static volatile sig_atomic_t cancel_signal = 0;
-
-static void
-request_cancel (int signal_number)
-{
-  cancel_signal = signal_number;
-}
-
-static void
-install_cancel_handlers (void)
-{
-  struct sigaction action = { .sa_handler = request_cancel, .sa_flags = SA_RESTART };
-
-  sigemptyset (&action.sa_mask);
-  sigaction (SIGINT, &action, NULL);
-  sigaction (SIGTERM, &action, NULL);
-}
+#define PROGRAM "shepard-grid"
 
 /* An output may be neither the input nor another output. */
 static gboolean
@@ -85,35 +64,6 @@ check_planes_for_method (const ShepardGridOptions *options, const shepard_params
     return TRUE;
   g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE, refused);
   return FALSE;
-}
-
-static void
-report_points (const ShepardPointLayer *points)
-{
-  g_autofree char *skipped = shepard_point_layer_describe_skipped (points);
-
-  fprintf (stderr, "Input: %zu points of layer \"%s\", field \"%s\"%s%s%s\n", points->count, points->layer_name,
-           points->field_name, skipped != NULL ? " (skipped " : "", skipped != NULL ? skipped : "",
-           skipped != NULL ? ")" : "");
-}
-
-static shepard_engine *
-start_engine (const ShepardGridOptions *options, const ShepardPointLayer *points, GError **error)
-{
-  shepard_error engine_error = { 0 };
-  shepard_precision precision = options->float64 ? SHEPARD_PRECISION_FLOAT64 : SHEPARD_PRECISION_FLOAT32;
-  g_autoptr (shepard_engine) engine = shepard_engine_new (options->backend, precision, 0, &engine_error);
-
-  if (engine == NULL
-      || shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &engine_error)
-           != SHEPARD_OK)
-    {
-      shepard_app_error_set_from_engine (error, &engine_error);
-      return NULL;
-    }
-  if (!options->quiet)
-    fprintf (stderr, "Backend: %s\n", shepard_engine_describe (engine));
-  return g_steal_pointer (&engine);
 }
 
 static gboolean
@@ -173,46 +123,21 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   if (!shepard_grid_export_check (&params, &request, error))
     return FALSE;
 
-  ShepardTerminalProgress watch_cancel;
-  shepard_terminal_progress_init (&watch_cancel, NULL, &cancel_signal);
-  g_autoptr (ShepardPointLayer) points = shepard_point_layer_read (
-    options->source, options->layer, options->value_field, (const char *const *) options->open_options,
-    shepard_terminal_progress_report, &watch_cancel, error);
+  g_autoptr (ShepardPointLayer) points = shepard_cli_read_points (options->source, options->layer, options->value_field,
+                                                                  (const char *const *) options->open_options, error);
   if (points == NULL)
     return FALSE;
   if (!options->quiet)
-    report_points (points);
+    shepard_cli_report_points (points);
   request.format.crs_wkt = points->crs_wkt;
 
-  g_autoptr (shepard_engine) engine = start_engine (options, points, error);
+  shepard_precision precision = options->float64 ? SHEPARD_PRECISION_FLOAT64 : SHEPARD_PRECISION_FLOAT32;
+  g_autoptr (shepard_engine) engine = shepard_cli_start_engine (options->backend, precision, points, options->quiet,
+                                                                error);
   shepard_grid grid;
   if (engine == NULL || !plan_grid (options, engine, &grid, error))
     return FALSE;
   return shepard_grid_export (engine, &params, &grid, &request, shepard_terminal_progress_report, bar, error);
-}
-
-static int
-exit_status_for (const GError *error)
-{
-  if (cancel_signal != 0)
-    return EXIT_SIGNAL_BASE + cancel_signal;
-  if (g_error_matches (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE)
-      || g_error_matches (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER))
-    return EXIT_USAGE;
-  return EXIT_FAILURE;
-}
-
-static void
-print_error (const GError *error)
-{
-  g_autofree char *message = NULL;
-
-  if (cancel_signal != 0)
-    message = g_strdup_printf ("cancelled by %s: no output was written",
-                               cancel_signal == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM");
-  else
-    message = g_strdelimit (g_strdup (error->message), "\r\n", ' ');
-  fprintf (stderr, "shepard-grid: %s\n", message);
 }
 
 int
@@ -223,8 +148,8 @@ main (int argc, char **argv)
 
   if (!shepard_grid_options_parse (&options, argc, (const char *const *) argv, &error))
     {
-      print_error (error);
-      return EXIT_USAGE;
+      shepard_cli_print_error (PROGRAM, error, NULL);
+      return SHEPARD_CLI_EXIT_USAGE;
     }
   if (options.help)
     {
@@ -232,19 +157,15 @@ main (int argc, char **argv)
       return EXIT_SUCCESS;
     }
 
-  install_cancel_handlers ();
-  GDALAllRegister ();
-  /* GDAL's messages reach the user through the errors they cause, in one line. */
-  CPLSetErrorHandler (CPLQuietErrorHandler);
-
+  shepard_cli_init ();
   ShepardTerminalProgress bar;
-  shepard_terminal_progress_init (&bar, options.quiet ? NULL : stderr, &cancel_signal);
+  shepard_terminal_progress_init (&bar, options.quiet ? NULL : stderr, shepard_cli_cancel_flag ());
   int status = EXIT_SUCCESS;
   if (!run (&options, &bar, &error))
     {
       shepard_terminal_progress_end_line (&bar);
-      print_error (error);
-      status = exit_status_for (error);
+      shepard_cli_print_error (PROGRAM, error, "no output was written");
+      status = shepard_cli_exit_status_for (error);
     }
   GDALDestroyDriverManager ();
   return status;

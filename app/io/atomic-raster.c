@@ -8,20 +8,20 @@
 #include "gdal-autocleanups.h"
 #include "gdal-error-trap.h"
 #include "shepard-app-error.h"
+#include "staging-directory.h"
 
 #define SCRATCH_SUFFIX ".scratch.tif"
 
 struct _ShepardAtomicRaster {
   char *target_path;
-  char *work_directory; /* private, beside the target: everything written lives here until commit */
-  char *work_path;      /* work_directory / the target's own file name, so that side-car names come out right */
-  char *scratch_path;   /* the GeoTIFF the rows go to when the driver cannot Create; NULL otherwise */
+  ShepardStagingDirectory *staging; /* everything written lives here until commit */
+  const char *work_path;            /* where the staging directory wants the raster */
+  char *scratch_path;               /* the GeoTIFF the rows go to when the driver cannot Create; NULL otherwise */
   GDALDriverH driver;
   char **creation_options;
   GDALDatasetH dataset; /* open while rows are written */
   size_t n_bands;
   gboolean finished;
-  gboolean committed;
 };
 
 static void
@@ -30,27 +30,6 @@ set_gdal_error (GError **error, ShepardAppError code, const ShepardGdalErrorTrap
 {
   g_set_error (error, SHEPARD_APP_ERROR, code, "%s \"%s\" failed: %s", what, path,
                shepard_gdal_error_trap_reason (trap, "GDAL gave no reason"));
-}
-
-static gboolean
-make_work_directory (ShepardAtomicRaster *raster, GError **error)
-{
-  g_autofree char *directory = g_path_get_dirname (raster->target_path);
-  g_autofree char *file_name = g_path_get_basename (raster->target_path);
-  g_autofree char *hidden_name = g_strdup_printf (".%s.shepard-XXXXXX", file_name);
-
-  raster->work_directory = g_build_filename (directory, hidden_name, NULL);
-  if (g_mkdtemp_full (raster->work_directory, 0700) == NULL)
-    {
-      int saved_errno = errno;
-      g_clear_pointer (&raster->work_directory, g_free);
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE,
-                   "cannot write the raster \"%s\" in the directory \"%s\": %s; choose a directory you can write to",
-                   raster->target_path, directory, g_strerror (saved_errno));
-      return FALSE;
-    }
-  raster->work_path = g_build_filename (raster->work_directory, file_name, NULL);
-  return TRUE;
 }
 
 static GDALDatasetH
@@ -145,8 +124,10 @@ shepard_atomic_raster_create_bands (const char *target_path, const ShepardRaster
   raster->target_path = g_strdup (target_path);
   raster->driver = driver;
   raster->creation_options = CSLDuplicate ((CSLConstList) format->creation_options);
-  if (!make_work_directory (raster, error))
+  raster->staging = shepard_staging_directory_new (target_path, "the raster", error);
+  if (raster->staging == NULL)
     return NULL;
+  raster->work_path = shepard_staging_directory_get_path (raster->staging);
 
   g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
   shepard_gdal_error_trap_push (&trap);
@@ -288,87 +269,17 @@ shepard_atomic_raster_finish (ShepardAtomicRaster *raster, GDALProgressFunc prog
   return TRUE;
 }
 
-static GPtrArray *
-list_directory (const char *directory, GError **error)
-{
-  g_autoptr (GDir) listing = g_dir_open (directory, 0, error);
-  if (listing == NULL)
-    return NULL;
-
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
-    g_ptr_array_add (names, g_strdup (name));
-  return names;
-}
-
-static gboolean
-move_into_target_directory (const char *work_directory, const char *name, const char *target_directory,
-                            GError **error)
-{
-  g_autofree char *from = g_build_filename (work_directory, name, NULL);
-  g_autofree char *to = g_build_filename (target_directory, name, NULL);
-
-  if (g_rename (from, to) != 0)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE, "cannot move \"%s\" onto \"%s\": %s", from,
-                   to, g_strerror (errno));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-names_contain (GPtrArray *names, const char *wanted)
-{
-  for (guint i = 0; i < names->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (names, i), wanted) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 gboolean
 shepard_atomic_raster_commit (ShepardAtomicRaster *raster, GError **error)
 {
-  g_return_val_if_fail (raster != NULL && raster->finished && !raster->committed, FALSE);
-
-  g_autoptr (GPtrArray) names = list_directory (raster->work_directory, error);
-  if (names == NULL)
-    return FALSE;
-  g_autofree char *target_directory = g_path_get_dirname (raster->target_path);
-  g_autofree char *target_name = g_path_get_basename (raster->target_path);
-  g_autofree char *aux_name = g_strconcat (target_name, ".aux.xml", NULL);
-
-  /* The side-cars first: when the main file appears, the raster is whole. */
-  for (guint i = 0; i < names->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (names, i), target_name) != 0
-        && !move_into_target_directory (raster->work_directory, g_ptr_array_index (names, i), target_directory,
-                                        error))
-      return FALSE;
-  if (!move_into_target_directory (raster->work_directory, target_name, target_directory, error))
-    return FALSE;
-  raster->committed = TRUE;
+  g_return_val_if_fail (raster != NULL && raster->finished, FALSE);
 
   /* An old raster's statistics in a PAM side-car would otherwise describe the new raster. */
-  if (!names_contain (names, aux_name))
-    {
-      g_autofree char *stale_aux = g_build_filename (target_directory, aux_name, NULL);
-      g_unlink (stale_aux);
-    }
-  g_rmdir (raster->work_directory);
-  return TRUE;
-}
+  g_autofree char *target_name = g_path_get_basename (raster->target_path);
+  g_autofree char *aux_name = g_strconcat (target_name, ".aux.xml", NULL);
+  const char *const stale_side_cars[] = { aux_name, NULL };
 
-static void
-remove_work_directory (const char *work_directory)
-{
-  g_autoptr (GPtrArray) names = list_directory (work_directory, NULL);
-
-  for (guint i = 0; names != NULL && i < names->len; i++)
-    {
-      g_autofree char *path = g_build_filename (work_directory, g_ptr_array_index (names, i), NULL);
-      g_unlink (path);
-    }
-  g_rmdir (work_directory);
+  return shepard_staging_directory_commit (raster->staging, stale_side_cars, error);
 }
 
 void
@@ -383,12 +294,9 @@ shepard_atomic_raster_free (ShepardAtomicRaster *raster)
       shepard_gdal_error_trap_push (&trap);
       GDALClose (raster->dataset);
     }
-  if (raster->work_directory != NULL && !raster->committed)
-    remove_work_directory (raster->work_directory);
+  g_clear_pointer (&raster->staging, shepard_staging_directory_free);
   CSLDestroy (raster->creation_options);
   g_free (raster->target_path);
-  g_free (raster->work_directory);
-  g_free (raster->work_path);
   g_free (raster->scratch_path);
   g_free (raster);
 }

@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "point-layer-writer.h"
 
-#include <errno.h>
 #include <math.h>
 #include <ogr_api.h>
 #include <ogr_srs_api.h>
 #include <string.h>
-#include <glib/gstdio.h>
 
 #include "gdal-autocleanups.h"
 #include "gdal-error-trap.h"
 #include "shepard-app-error.h"
+#include "staging-directory.h"
 
 enum { FEATURES_BETWEEN_PROGRESS_CALLS = 4096 };
 
@@ -150,52 +149,6 @@ import_crs (const char *crs_wkt, GError **error)
   /* x is the easting (or longitude) whatever the CRS's axis order says, as the point reader hands it over. */
   OSRSetAxisMappingStrategy (crs, OAMS_TRADITIONAL_GIS_ORDER);
   return crs;
-}
-
-static char *
-make_work_directory (const char *path, GError **error)
-{
-  g_autofree char *directory = g_path_get_dirname (path);
-  g_autofree char *file_name = g_path_get_basename (path);
-  g_autofree char *hidden_name = g_strdup_printf (".%s.shepard-XXXXXX", file_name);
-  char *work_directory = g_build_filename (directory, hidden_name, NULL);
-
-  if (g_mkdtemp_full (work_directory, 0700) == NULL)
-    {
-      int saved_errno = errno;
-      g_free (work_directory);
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE,
-                   "cannot write \"%s\" in the directory \"%s\": %s; choose a directory you can write to", path,
-                   directory, g_strerror (saved_errno));
-      return NULL;
-    }
-  return work_directory;
-}
-
-static GPtrArray *
-list_directory (const char *directory, GError **error)
-{
-  g_autoptr (GDir) listing = g_dir_open (directory, 0, error);
-  if (listing == NULL)
-    return NULL;
-
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
-    g_ptr_array_add (names, g_strdup (name));
-  return names;
-}
-
-static void
-remove_work_directory (const char *work_directory)
-{
-  g_autoptr (GPtrArray) names = list_directory (work_directory, NULL);
-
-  for (guint i = 0; names != NULL && i < names->len; i++)
-    {
-      g_autofree char *path = g_build_filename (work_directory, g_ptr_array_index (names, i), NULL);
-      g_unlink (path);
-    }
-  g_rmdir (work_directory);
 }
 
 static gboolean
@@ -354,66 +307,27 @@ write_prj (const char *work_path, const char *path, OGRSpatialReferenceH crs, GE
   return written;
 }
 
+/* Moves the layer into place; the side-cars of an old file of the same format that the new one did not write go. */
 static gboolean
-move_into_target_directory (const char *work_directory, const char *name, const char *target_directory,
-                            GError **error)
+commit (ShepardStagingDirectory *staging, const char *path, const VectorFormat *format, GError **error)
 {
-  g_autofree char *from = g_build_filename (work_directory, name, NULL);
-  g_autofree char *to = g_build_filename (target_directory, name, NULL);
-
-  if (g_rename (from, to) != 0)
+  if (!g_file_test (shepard_staging_directory_get_path (staging), G_FILE_TEST_EXISTS))
     {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE, "cannot move \"%s\" onto \"%s\": %s", from,
-                   to, g_strerror (errno));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-names_contain (GPtrArray *names, const char *wanted)
-{
-  for (guint i = 0; i < names->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (names, i), wanted) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* Side-cars first: when the main file appears, the layer is whole. Then the side-cars of an old file of the same
- * format that the new one did not write go. */
-static gboolean
-commit (const char *work_directory, const char *path, const VectorFormat *format, GError **error)
-{
-  g_autoptr (GPtrArray) names = list_directory (work_directory, error);
-  if (names == NULL)
-    return FALSE;
-  g_autofree char *target_directory = g_path_get_dirname (path);
-  g_autofree char *target_name = g_path_get_basename (path);
-
-  if (!names_contain (names, target_name))
-    {
+      g_autofree char *target_name = g_path_get_basename (path);
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE,
                    "GDAL wrote no file \"%s\": give the file an extension of its format", target_name);
       return FALSE;
     }
-  for (guint i = 0; i < names->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (names, i), target_name) != 0
-        && !move_into_target_directory (work_directory, g_ptr_array_index (names, i), target_directory, error))
-      return FALSE;
-  if (!move_into_target_directory (work_directory, target_name, target_directory, error))
-    return FALSE;
-
   g_autofree char *stem = default_layer_name (path);
+  g_autoptr (GStrvBuilder) side_cars = g_strv_builder_new ();
   for (size_t i = 0; format != NULL && format->side_cars[i] != NULL; i++)
     {
       g_autofree char *side_car = g_strconcat (stem, ".", format->side_cars[i], NULL);
-      if (!names_contain (names, side_car))
-        {
-          g_autofree char *stale = g_build_filename (target_directory, side_car, NULL);
-          g_unlink (stale);
-        }
+      g_strv_builder_add (side_cars, side_car);
     }
-  return TRUE;
+  g_auto (GStrv) stale_side_cars = g_strv_builder_end (side_cars);
+
+  return shepard_staging_directory_commit (staging, (const char *const *) stale_side_cars, error);
 }
 
 gboolean
@@ -447,11 +361,10 @@ shepard_point_layer_write_full (const char *path, const char *driver_name, const
   if (progress == NULL)
     progress = GDALDummyProgress;
 
-  g_autofree char *work_directory = make_work_directory (path, error);
-  if (work_directory == NULL)
+  g_autoptr (ShepardStagingDirectory) staging = shepard_staging_directory_new (path, NULL, error);
+  if (staging == NULL)
     return FALSE;
-  g_autofree char *file_name = g_path_get_basename (path);
-  g_autofree char *work_path = g_build_filename (work_directory, file_name, NULL);
+  const char *work_path = shepard_staging_directory_get_path (staging);
   FeatureSource source = { .x = x, .y = y, .count = count, .fields = fields, .n_fields = n_fields };
 
   const VectorFormat *format = format_for_driver (driver);
@@ -463,7 +376,5 @@ shepard_point_layer_write_full (const char *path, const char *driver_name, const
       g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED, "cancelled");
       done = FALSE;
     }
-  done = done && commit (work_directory, path, format, error);
-  remove_work_directory (work_directory);
-  return done;
+  return done && commit (staging, path, format, error);
 }

@@ -11,6 +11,7 @@
 
 #include "point-layer-writer.h"
 #include "point-layer.h"
+#include "scratch-directory.h"
 #include "shepard-app-error.h"
 
 enum { N_POINTS = 5 };
@@ -34,10 +35,7 @@ typedef struct {
 static void
 fixture_set_up (Fixture *fixture, gconstpointer data)
 {
-  g_autoptr (GError) error = NULL;
-
-  fixture->directory = g_dir_make_tmp ("shepard-writer-XXXXXX", &error);
-  g_assert_no_error (error);
+  fixture->directory = scratch_directory_new ("shepard-writer-XXXXXX");
   OGRSpatialReferenceH crs = OSRNewSpatialReference (NULL);
   g_assert_cmpint (OSRImportFromEPSG (crs, 28992), ==, OGRERR_NONE);
   char *wkt = NULL;
@@ -49,48 +47,11 @@ fixture_set_up (Fixture *fixture, gconstpointer data)
 }
 
 static void
-remove_tree (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_autoptr (GDir) listing = g_dir_open (path, 0, NULL);
-      for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
-static void
 fixture_tear_down (Fixture *fixture, gconstpointer data)
 {
-  remove_tree (fixture->directory);
+  scratch_directory_remove (fixture->directory);
   g_free (fixture->directory);
   g_free (fixture->crs_wkt);
-}
-
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
-}
-
-/* The names in the directory, sorted, joined by spaces, hidden ones included. */
-static char *
-list_directory (const char *path)
-{
-  g_autoptr (GDir) listing = g_dir_open (path, 0, NULL);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-
-  for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return g_strjoinv (" ", (char **) names->pdata);
 }
 
 static void
@@ -190,7 +151,7 @@ test_round_trip (Fixture *fixture, gconstpointer data)
   g_autofree char *path = g_build_filename (fixture->directory, round_trip->file_name, NULL);
 
   write_ok (path, fixture->crs_wkt, sample_fields, G_N_ELEMENTS (sample_fields));
-  g_autofree char *files = list_directory (fixture->directory);
+  g_autofree char *files = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (files, ==, round_trip->files);
   assert_read_back_within (path, fixture->crs_wkt, round_trip->tolerance);
 }
@@ -205,7 +166,7 @@ test_csv_columns (Fixture *fixture, gconstpointer data)
   write_ok (path, NULL, sample_fields, G_N_ELEMENTS (sample_fields));
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   g_assert_true (g_str_has_prefix (contents, "X,Y,value,rank\n"));
-  g_autofree char *files = list_directory (fixture->directory);
+  g_autofree char *files = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (files, ==, "columns.csv");
   assert_read_back_within (path, NULL, 1e-14);
 }
@@ -259,7 +220,7 @@ assert_fails_leaving (const char *directory, const char *path, const char *const
   g_assert_error (error, SHEPARD_APP_ERROR, code);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, message_part));
-  g_autofree char *files = list_directory (directory);
+  g_autofree char *files = scratch_directory_list (directory);
   g_autofree char *expected = g_strjoinv (" ", (char **) expected_files);
   g_assert_cmpstr (files, ==, expected);
 }
@@ -307,7 +268,7 @@ test_unwritable_directory (Fixture *fixture, gconstpointer data)
 static GBytes *
 directory_bytes (const char *directory)
 {
-  g_autofree char *listing = list_directory (directory);
+  g_autofree char *listing = scratch_directory_list (directory);
   g_auto (GStrv) names = g_strsplit (listing, " ", -1);
   GByteArray *all = g_byte_array_new ();
 
@@ -339,7 +300,7 @@ test_failure_keeps_existing (Fixture *fixture, gconstpointer data)
   g_autoptr (GError) error = NULL;
 
   write_ok (path, fixture->crs_wkt, sample_fields, G_N_ELEMENTS (sample_fields));
-  g_autofree char *files_before = list_directory (fixture->directory);
+  g_autofree char *files_before = scratch_directory_list (fixture->directory);
   g_autoptr (GBytes) before = directory_bytes (fixture->directory);
 
   if (g_str_has_suffix (file_name, ".gpkg"))
@@ -364,7 +325,7 @@ test_failure_keeps_existing (Fixture *fixture, gconstpointer data)
                                                   refuse_half_way, NULL, &error));
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED);
 
-  g_autofree char *files_after = list_directory (fixture->directory);
+  g_autofree char *files_after = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (files_after, ==, files_before);
   g_autoptr (GBytes) after = directory_bytes (fixture->directory);
   g_assert_true (g_bytes_equal (before, after));
@@ -381,7 +342,7 @@ test_overwrite (Fixture *fixture, gconstpointer data)
   g_autoptr (GError) error = NULL;
 
   write_ok (path, fixture->crs_wkt, sample_fields, G_N_ELEMENTS (sample_fields));
-  g_autofree char *files_first = list_directory (fixture->directory);
+  g_autofree char *files_first = scratch_directory_list (fixture->directory);
   /* Without a CRS this time: a .prj of the old file must not describe the new one. */
   g_assert_true (shepard_point_layer_write (path, NULL, NULL, NULL, other_x, other_y, 2, other_fields, 1, &error));
   g_assert_no_error (error);
@@ -400,7 +361,7 @@ test_overwrite (Fixture *fixture, gconstpointer data)
       OSRRelease (actual);
       OSRRelease (old);
     }
-  g_autofree char *files = list_directory (fixture->directory);
+  g_autofree char *files = scratch_directory_list (fixture->directory);
   g_test_message ("before: %s; after: %s", files_first, files);
   g_assert_null (strstr (files, ".prj"));
   g_assert_null (strstr (files, ".shepard-"));
@@ -417,7 +378,7 @@ test_nonfinite_coordinates (Fixture *fixture, gconstpointer data)
   g_assert_false (shepard_point_layer_write (path, NULL, NULL, NULL, x, y, 2, fields, 1, &error));
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
   g_assert_nonnull (strstr (error->message, "point 1"));
-  g_autofree char *files = list_directory (fixture->directory);
+  g_autofree char *files = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (files, ==, "");
 }
 

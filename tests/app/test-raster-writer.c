@@ -12,6 +12,7 @@
 #include "engine-autocleanups.h"
 #include "grid-export.h"
 #include "grid-extent.h"
+#include "scratch-directory.h"
 #include "shepard-app-error.h"
 
 enum { N_POINTS = 97, WIDTH = 37, HEIGHT = 23 };
@@ -34,8 +35,7 @@ fixture_set_up (Fixture *fixture, gconstpointer data)
   g_autoptr (GError) error = NULL;
   g_autoptr (GRand) random = g_rand_new_with_seed (20240611);
 
-  fixture->directory = g_dir_make_tmp ("shepard-raster-XXXXXX", &error);
-  g_assert_no_error (error);
+  fixture->directory = scratch_directory_new ("shepard-raster-XXXXXX");
   for (int i = 0; i < N_POINTS; i++)
     {
       fixture->x[i] = X_MIN + g_rand_double_range (random, 0.0, SIDE);
@@ -55,26 +55,9 @@ fixture_set_up (Fixture *fixture, gconstpointer data)
 }
 
 static void
-remove_tree (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_autoptr (GDir) listing = g_dir_open (path, 0, NULL);
-      for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
-static void
 fixture_tear_down (Fixture *fixture, gconstpointer data)
 {
-  remove_tree (fixture->directory);
+  scratch_directory_remove (fixture->directory);
   g_free (fixture->directory);
   g_free (fixture->crs_wkt);
 }
@@ -83,26 +66,6 @@ static char *
 fixture_path (const Fixture *fixture, const char *name)
 {
   return g_build_filename (fixture->directory, name, NULL);
-}
-
-static int
-compare_names (gconstpointer first, gconstpointer second)
-{
-  return strcmp (*(const char *const *) first, *(const char *const *) second);
-}
-
-/* The directory's entries, sorted, hidden ones included: what a run leaves behind. */
-static char *
-list_directory (const char *directory)
-{
-  g_autoptr (GDir) listing = g_dir_open (directory, 0, NULL);
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
-
-  for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
-    g_ptr_array_add (names, (gpointer) name);
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return g_strjoinv (" ", (char **) names->pdata);
 }
 
 static shepard_engine *
@@ -213,7 +176,7 @@ test_geotiff_float32 (Fixture *fixture, gconstpointer data)
 
   g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (left, ==, "idw.tif");
 
   double geotransform[6];
@@ -306,7 +269,7 @@ test_aidw_alpha_raster (Fixture *fixture, gconstpointer data)
 
   g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (left, ==, "aidw.tif alpha.tif");
 
   double geotransform[6];
@@ -348,7 +311,7 @@ test_cog_through_copy (Fixture *fixture, gconstpointer data)
 
   g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (left, ==, "idw.cog.tif");
 
   double geotransform[6];
@@ -378,7 +341,7 @@ test_multi_file_format (Fixture *fixture, gconstpointer data)
 
   g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
   g_test_message ("files: %s", left);
   g_assert_true (g_str_has_prefix (left, "idw.bil idw.hdr"));
 
@@ -404,7 +367,7 @@ static void
 assert_existing_target_untouched (const Fixture *fixture, const char *path, const char *expected_listing)
 {
   g_autofree char *contents = NULL;
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
 
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "an existing file that must survive");
@@ -498,7 +461,7 @@ test_abandoned_raster_leaves_nothing (Fixture *fixture, gconstpointer data)
   ShepardAtomicRaster *raster = shepard_atomic_raster_create (path, &format, WIDTH, HEIGHT, geotransform, &error);
   g_assert_no_error (error);
   g_assert_true (shepard_atomic_raster_write_rows (raster, 0, 1, row, &error));
-  g_autofree char *while_writing = list_directory (fixture->directory);
+  g_autofree char *while_writing = scratch_directory_list (fixture->directory);
   g_assert_true (g_str_has_prefix (while_writing, ".partial.tif.shepard-"));
   shepard_atomic_raster_free (raster);
   assert_existing_target_untouched (fixture, path, "partial.tif");
@@ -517,7 +480,7 @@ test_replaces_target_and_stale_aux (Fixture *fixture, gconstpointer data)
 
   g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (left, ==, "idw.tif");
   double geotransform[6];
   g_autofree double *values = read_raster (path, GDT_Float64, geotransform);
@@ -566,7 +529,7 @@ test_bad_format (Fixture *fixture, gconstpointer data)
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, bad->message_part));
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (left, ==, "");
 }
 
@@ -583,7 +546,7 @@ test_missing_directory (Fixture *fixture, gconstpointer data)
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "no-such-directory"));
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (left, ==, "");
 }
 
@@ -606,7 +569,7 @@ test_unwritable_directory (Fixture *fixture, gconstpointer data)
   g_assert_null (shepard_atomic_raster_create (path, &format, WIDTH, HEIGHT, geotransform, &error));
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE);
   g_test_message ("%s", error->message);
-  g_autofree char *left = list_directory (locked);
+  g_autofree char *left = scratch_directory_list (locked);
   g_assert_cmpstr (left, ==, "");
   g_chmod (locked, 0700);
 }
@@ -686,6 +649,24 @@ assert_plane (const double *actual, const double *expected, double tolerance, co
   g_assert_cmpfloat (worst, <=, tolerance);
 }
 
+/* The four bands of path, band after band: each described by its plane's name and, within tolerance, the engine's. */
+static double *
+read_all_planes (const char *path, GDALDataType data_type, double tolerance, shepard_engine *engine,
+                 const shepard_params *params, const shepard_grid *grid)
+{
+  size_t cells = (size_t) WIDTH * HEIGHT;
+  g_auto (GStrv) descriptions = NULL;
+  double *bands = read_bands (path, 4, data_type, &descriptions);
+  g_autofree double *direct = direct_planes (engine, params, grid);
+
+  for (int i = 0; i < 4; i++)
+    {
+      g_assert_cmpstr (descriptions[i], ==, all_band_names[i]);
+      assert_plane (bands + i * cells, direct + i * cells, tolerance, all_band_names[i]);
+    }
+  return bands;
+}
+
 /* r_obs written out plainly: the mean distance from the cell centre to its k nearest points. */
 static void
 assert_r_obs_brute_force (const Fixture *fixture, const double *r_obs, int k)
@@ -737,18 +718,11 @@ test_planes_as_bands_and_files (Fixture *fixture, gconstpointer data)
 
   g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (left, ==, "aidw.tif alpha.tif r.tif robs.tif");
 
   size_t cells = (size_t) WIDTH * HEIGHT;
-  g_auto (GStrv) descriptions = NULL;
-  g_autofree double *bands = read_bands (value_path, 4, GDT_Float64, &descriptions);
-  g_autofree double *direct = direct_planes (engine, &params, &fixture->grid);
-  for (int i = 0; i < 4; i++)
-    {
-      g_assert_cmpstr (descriptions[i], ==, all_band_names[i]);
-      assert_plane (bands + i * cells, direct + i * cells, 1e-9, all_band_names[i]);
-    }
+  g_autofree double *bands = read_all_planes (value_path, GDT_Float64, 1e-9, engine, &params, &fixture->grid);
   assert_r_obs_brute_force (fixture, bands + 3 * cells, params.k);
 
   GDALDatasetH dataset = GDALOpen (value_path, GA_ReadOnly);
@@ -938,7 +912,7 @@ test_planes_r_without_area (Fixture *fixture, gconstpointer data)
   g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, record_progress, NULL, &error));
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_DEGENERATE_AREA);
   g_assert_false (progress_called);
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (left, ==, "");
 }
 
@@ -994,24 +968,17 @@ test_planes_cog (Fixture *fixture, gconstpointer data)
   Canceller canceller = { .stop_at = 0.97 };
   g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, cancel_past, &canceller, &error));
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED);
-  g_autofree char *left_after_cancel = list_directory (fixture->directory);
+  g_autofree char *left_after_cancel = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (left_after_cancel, ==, "");
   g_clear_error (&error);
 
   g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_autofree char *left = list_directory (fixture->directory);
+  g_autofree char *left = scratch_directory_list (fixture->directory);
   g_assert_cmpstr (left, ==, "aidw.cog.tif robs.cog.tif");
 
   size_t cells = (size_t) WIDTH * HEIGHT;
-  g_auto (GStrv) descriptions = NULL;
-  g_autofree double *bands = read_bands (path, 4, GDT_Float32, &descriptions);
-  g_autofree double *direct = direct_planes (engine, &params, &fixture->grid);
-  for (int i = 0; i < 4; i++)
-    {
-      g_assert_cmpstr (descriptions[i], ==, all_band_names[i]);
-      assert_plane (bands + i * cells, direct + i * cells, 1e-6, all_band_names[i]);
-    }
+  g_autofree double *bands = read_all_planes (path, GDT_Float32, 1e-6, engine, &params, &fixture->grid);
   g_auto (GStrv) own_description = NULL;
   g_autofree double *r_obs = read_bands (r_obs_path, 1, GDT_Float32, &own_description);
   g_assert_cmpmem (r_obs, cells * sizeof (double), bands + 3 * cells, cells * sizeof (double));

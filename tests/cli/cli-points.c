@@ -27,6 +27,20 @@ cli_points_free (CliPoints *points)
   g_free (points);
 }
 
+void
+cli_points_bounds (const CliPoints *points, double *x_min, double *x_max, double *y_min, double *y_max)
+{
+  *x_min = *y_min = INFINITY;
+  *x_max = *y_max = -INFINITY;
+  for (gsize i = 0; i < points->n; i++)
+    {
+      *x_min = fmin (*x_min, points->x[i]);
+      *x_max = fmax (*x_max, points->x[i]);
+      *y_min = fmin (*y_min, points->y[i]);
+      *y_max = fmax (*y_max, points->y[i]);
+    }
+}
+
 static char *
 unquoted (const char *cell)
 {
@@ -140,4 +154,19 @@ cli_points_write_gpkg_layer (const CliPoints *points, const char *path, const ch
     }
   g_assert_cmpint (GDALDatasetCommitTransaction (dataset), ==, OGRERR_NONE);
   GDALClose (dataset);
+}
+
+void
+cli_points_write_random_gpkg (const char *path, gsize n, guint32 seed)
+{
+  g_autoptr (GRand) random = g_rand_new_with_seed (seed);
+  g_autoptr (CliPoints) points = cli_points_new (n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      points->x[i] = g_rand_double_range (random, 170000.0, 190000.0);
+      points->y[i] = g_rand_double_range (random, 320000.0, 340000.0);
+      points->z[i] = g_rand_double_range (random, 100.0, 2000.0);
+    }
+  cli_points_write_gpkg_layer (points, path, "large", "zinc", CLI_GEOMETRY_POINTS);
 }

@@ -17,6 +17,9 @@ CliPoints *cli_points_new (gsize n);
 void cli_points_free (CliPoints *points);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliPoints, cli_points_free)
 
+/* The bounding box of the points. */
+void cli_points_bounds (const CliPoints *points, double *x_min, double *x_max, double *y_min, double *y_max);
+
 /* The columns "x", "y" and value_column of a plain comma-separated file with a header row. */
 CliPoints *cli_points_read_csv (const char *path, const char *value_column);
 
@@ -29,5 +32,9 @@ typedef enum {
  * when it does not exist yet. */
 void cli_points_write_gpkg_layer (const CliPoints *points, const char *path, const char *layer_name,
                                   const char *field_name, CliGeometry geometry);
+
+/* Adds, as cli_points_write_gpkg_layer, the layer "large" of n points drawn from seed: spread evenly over 20 km x
+ * 20 km, with values of the field "zinc" from 100 to 2000. */
+void cli_points_write_random_gpkg (const char *path, gsize n, guint32 seed);
 
 G_END_DECLS

@@ -77,19 +77,34 @@ cli_reference_idw (const CliPoints *points, double x, double y, double power, in
   return weighted_mean (sorted, neighborhood_size (points, neighbors), power);
 }
 
-static double
-bounding_box_area (const CliPoints *points)
+double
+cli_reference_r_exp (const CliPoints *points, double area)
 {
-  double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
-
-  for (gsize i = 0; i < points->n; i++)
+  if (!(area > 0.0))
     {
-      x_min = fmin (x_min, points->x[i]);
-      x_max = fmax (x_max, points->x[i]);
-      y_min = fmin (y_min, points->y[i]);
-      y_max = fmax (y_max, points->y[i]);
+      double x_min, x_max, y_min, y_max;
+      cli_points_bounds (points, &x_min, &x_max, &y_min, &y_max);
+      area = (x_max - x_min) * (y_max - y_min);
     }
-  return (x_max - x_min) * (y_max - y_min);
+  return 1.0 / (2.0 * sqrt (points->n / area));
+}
+
+static double
+mean_distance (const Neighbor *sorted, gsize k)
+{
+  double distance_sum = 0.0;
+
+  for (gsize i = 0; i < k; i++)
+    distance_sum += sorted[i].distance;
+  return distance_sum / k;
+}
+
+double
+cli_reference_r_obs (const CliPoints *points, double x, double y, int k)
+{
+  g_autofree Neighbor *sorted = sorted_neighbors (points, x, y);
+
+  return mean_distance (sorted, MIN ((gsize) k, points->n));
 }
 
 static double
@@ -123,15 +138,8 @@ double
 cli_reference_aidw (const CliPoints *points, double x, double y, const CliAidwParams *params, double *alpha)
 {
   g_autofree Neighbor *sorted = sorted_neighbors (points, x, y);
-  double area = params->area > 0.0 ? params->area : bounding_box_area (points);
-  double expected_distance = 1.0 / (2.0 * sqrt (points->n / area));
-  gsize k = MIN ((gsize) params->k, points->n);
-  double distance_sum = 0.0;
-
-  for (gsize i = 0; i < k; i++)
-    distance_sum += sorted[i].distance;
-
-  double observed_distance = distance_sum / k;
+  double expected_distance = cli_reference_r_exp (points, params->area);
+  double observed_distance = mean_distance (sorted, MIN ((gsize) params->k, points->n));
   double mu = membership (observed_distance / expected_distance, params->r_min, params->r_max);
   double adaptive_power = adaptive_alpha (mu, params->alpha);
 

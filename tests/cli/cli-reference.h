@@ -22,6 +22,12 @@ void cli_aidw_params_init (CliAidwParams *params);
 
 double cli_reference_idw (const CliPoints *points, double x, double y, double power, int neighbors);
 
+/* AIDW's expected nearest-neighbour distance 1 / (2 sqrt (n / area)); area 0: of the points' bounding box. */
+double cli_reference_r_exp (const CliPoints *points, double area);
+
+/* AIDW's r_obs: the mean distance from (x, y) to its k nearest points. */
+double cli_reference_r_obs (const CliPoints *points, double x, double y, int k);
+
 /* alpha, when not NULL, receives the adaptive power used at (x, y). */
 double cli_reference_aidw (const CliPoints *points, double x, double y, const CliAidwParams *params, double *alpha);
 

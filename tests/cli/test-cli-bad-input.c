@@ -300,19 +300,11 @@ large_fixture (void)
 {
   static char *path;
 
-  if (path != NULL)
-    return path;
-
-  g_autoptr (GRand) random = g_rand_new_with_seed (20240521);
-  g_autoptr (CliPoints) points = cli_points_new (200000);
-  for (gsize i = 0; i < points->n; i++)
+  if (path == NULL)
     {
-      points->x[i] = g_rand_double_range (random, 170000.0, 190000.0);
-      points->y[i] = g_rand_double_range (random, 320000.0, 340000.0);
-      points->z[i] = g_rand_double_range (random, 100.0, 2000.0);
+      path = g_build_filename (fixtures (), "large.gpkg", NULL);
+      cli_points_write_random_gpkg (path, 200000, 20240521);
     }
-  path = g_build_filename (fixtures (), "large.gpkg", NULL);
-  cli_points_write_gpkg_layer (points, path, "large", "zinc", CLI_GEOMETRY_POINTS);
   return path;
 }
 

@@ -469,18 +469,11 @@ large_fixture (void)
 {
   static char *path;
 
-  if (path != NULL)
-    return path;
-  g_autoptr (GRand) random = g_rand_new_with_seed (20261124);
-  g_autoptr (CliPoints) points = cli_points_new (100000);
-  for (gsize i = 0; i < points->n; i++)
+  if (path == NULL)
     {
-      points->x[i] = g_rand_double_range (random, 170000.0, 190000.0);
-      points->y[i] = g_rand_double_range (random, 320000.0, 340000.0);
-      points->z[i] = g_rand_double_range (random, 100.0, 2000.0);
+      path = fixture ("large.gpkg");
+      cli_points_write_random_gpkg (path, 100000, 20261124);
     }
-  path = fixture ("large.gpkg");
-  cli_points_write_gpkg_layer (points, path, "large", "zinc", CLI_GEOMETRY_POINTS);
   return path;
 }
 

@@ -5,6 +5,7 @@
 #include "cli-harness.h"
 #include "cli-points.h"
 #include "cli-raster.h"
+#include "cli-reference.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -74,16 +75,10 @@ test_geotiff_default_extent_and_size (void)
   const char *args[] = { "-zfield", "zinc", "-q", source, output, NULL };
   g_autoptr (CliRun) run = cli_run (args);
   g_autoptr (CliPoints) points = cli_points_read_csv (source, "zinc");
-  double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
+  double x_min, x_max, y_min, y_max;
 
   cli_assert_success (run);
-  for (gsize i = 0; i < points->n; i++)
-    {
-      x_min = fmin (x_min, points->x[i]);
-      x_max = fmax (x_max, points->x[i]);
-      y_min = fmin (y_min, points->y[i]);
-      y_max = fmax (y_max, points->y[i]);
-    }
+  cli_points_bounds (points, &x_min, &x_max, &y_min, &y_max);
   g_assert_cmpuint (points->n, ==, 155);
 
   g_autoptr (CliRaster) raster = cli_raster_read (output);
@@ -376,45 +371,6 @@ read_band (const char *path, int n_bands, int band, char **description)
   return values;
 }
 
-/* The mean distance from (x, y) to its k nearest points, written out plainly. */
-static double
-reference_r_obs (const CliPoints *points, double x, double y, int k)
-{
-  g_autofree double *distances = g_new (double, points->n);
-  double sum = 0.0;
-
-  for (gsize i = 0; i < points->n; i++)
-    distances[i] = hypot (points->x[i] - x, points->y[i] - y);
-  for (int j = 0; j < k; j++)
-    {
-      gsize nearest = j;
-      for (gsize i = j + 1; i < points->n; i++)
-        if (distances[i] < distances[nearest])
-          nearest = i;
-      double swap = distances[j];
-      distances[j] = distances[nearest];
-      distances[nearest] = swap;
-      sum += distances[j];
-    }
-  return sum / k;
-}
-
-/* r_exp = 1 / (2 sqrt (n / A)) over the points' bounding box. */
-static double
-reference_r_exp (const CliPoints *points)
-{
-  double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
-
-  for (gsize i = 0; i < points->n; i++)
-    {
-      x_min = fmin (x_min, points->x[i]);
-      x_max = fmax (x_max, points->x[i]);
-      y_min = fmin (y_min, points->y[i]);
-      y_max = fmax (y_max, points->y[i]);
-    }
-  return 1.0 / (2.0 * sqrt ((double) points->n / ((x_max - x_min) * (y_max - y_min))));
-}
-
 /* Every plane as a band of DST (asked for out of order) and as a raster of its own: the same numbers, R and r_obs
  * as written out plainly, band 1 exactly what a run without them writes. */
 static void
@@ -456,14 +412,14 @@ test_extra_bands_and_plane_files (void)
       g_assert_cmpmem (bands[band], cells * sizeof (double), own, cells * sizeof (double));
     }
 
-  double r_exp = reference_r_exp (points);
+  double r_exp = cli_reference_r_exp (points, 0.0);
   for (int row = 0; row < plain->height; row++)
     for (int column = 0; column < plain->width; column++)
       {
         gsize cell = (gsize) row * plain->width + column;
         double x, y;
         cli_raster_cell_centre (plain, row, column, &x, &y);
-        double r_obs = reference_r_obs (points, x, y, 15);
+        double r_obs = cli_reference_r_obs (points, x, y, 15);
         g_assert_cmpfloat_with_epsilon (bands[3][cell], r_obs, 1e-9 * r_obs);
         g_assert_cmpfloat_with_epsilon (bands[2][cell], r_obs / r_exp, 1e-9 * r_obs / r_exp);
         g_assert_cmpfloat (bands[1][cell], >=, 1.5);
