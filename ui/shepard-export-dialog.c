@@ -36,7 +36,8 @@ struct _ShepardExportDialog
   GtkStack *size_stack;
   GtkSpinButton *resolution_spin, *width_spin, *height_spin;
   GtkLabel *size_label, *error_label;
-  GtkCheckButton *alpha_check;
+  GtkCheckButton *alpha_check, *r_check, *r_obs_check;
+  GtkDropDown *planes_dropdown;
   GtkProgressBar *progress_bar;
   GtkWidget *export_button;
 
@@ -48,7 +49,9 @@ struct _ShepardExportDialog
   GCancellable *cancellable;
   char *report;
   gint64 started; /* monotonic time the running export began */
-  char *value_path, *alpha_path;
+  char *value_path;
+  char *plane_paths[3]; /* alpha, R, r_obs beside the value raster, when written so */
+  ShepardGridExportPlanes extra_bands;
 
   /* What the map showed when the dialog opened: it is modal, so the view cannot move meanwhile. */
   double view_extent[4];
@@ -299,11 +302,15 @@ on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       double seconds = (double) (g_get_monotonic_time () - self->started) / G_USEC_PER_SEC;
       const char *engine = shepard_document_get_backend (SHEPARD_DOCUMENT (source));
+      GString *written_files = g_string_new (self->value_path);
+      if (self->extra_bands != 0)
+        g_string_append (written_files, " (with the bands behind α)");
+      for (int i = 0; i < 3; i++)
+        if (self->plane_paths[i] != NULL)
+          g_string_append_printf (written_files, ", %s", self->plane_paths[i]);
       g_free (self->report);
-      self->report = self->alpha_path != NULL
-                       ? g_strdup_printf ("Wrote %s and the α surface %s in %.2f s on %s", self->value_path,
-                                          self->alpha_path, seconds, engine)
-                       : g_strdup_printf ("Wrote %s in %.2f s on %s", self->value_path, seconds, engine);
+      self->report = g_strdup_printf ("Wrote %s in %.2f s on %s", written_files->str, seconds, engine);
+      g_string_free (written_files, TRUE);
       g_signal_emit (self, signals[SIGNAL_FINISHED], 0, TRUE);
       gtk_window_destroy (GTK_WINDOW (self));
     }
@@ -319,16 +326,38 @@ on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_object_unref (self);
 }
 
+/* "zinc.tif" -> "zinc-alpha.tif": the raster of a plane beside the values. */
 static char *
-alpha_path_for (const char *path)
+plane_path_for (const char *path, const char *plane)
 {
   const char *dot = strrchr (path, '.');
   const char *slash = strrchr (path, G_DIR_SEPARATOR);
 
   if (dot == NULL || (slash != NULL && dot < slash))
-    return g_strconcat (path, "-alpha", NULL);
+    return g_strdup_printf ("%s-%s", path, plane);
   g_autofree char *stem = g_strndup (path, (gsize) (dot - path));
-  return g_strdup_printf ("%s-alpha%s", stem, dot);
+  return g_strdup_printf ("%s-%s%s", stem, plane, dot);
+}
+
+static ShepardGridExportPlanes
+chosen_planes (ShepardExportDialog *self)
+{
+  gboolean aidw = self->params.method == SHEPARD_METHOD_AIDW;
+  ShepardGridExportPlanes planes = 0;
+
+  if (gtk_check_button_get_active (self->alpha_check))
+    planes |= SHEPARD_GRID_EXPORT_ALPHA;
+  if (aidw && gtk_check_button_get_active (self->r_check))
+    planes |= SHEPARD_GRID_EXPORT_R;
+  if (aidw && gtk_check_button_get_active (self->r_obs_check))
+    planes |= SHEPARD_GRID_EXPORT_R_OBS;
+  return planes;
+}
+
+static void
+on_planes_changed (ShepardExportDialog *self)
+{
+  gtk_widget_set_sensitive (GTK_WIDGET (self->planes_dropdown), chosen_planes (self) != 0);
 }
 
 void
@@ -351,23 +380,43 @@ shepard_export_dialog_start (ShepardExportDialog *self)
       return;
     }
   g_free (self->value_path);
-  g_clear_pointer (&self->alpha_path, g_free);
   self->value_path = g_strdup (path);
-  if (gtk_check_button_get_active (self->alpha_check) && self->params.method == SHEPARD_METHOD_AIDW)
-    self->alpha_path = alpha_path_for (path);
+  ShepardGridExportPlanes planes = chosen_planes (self);
+  gboolean beside = gtk_drop_down_get_selected (self->planes_dropdown) == 1;
+  static const ShepardGridExportPlanes plane_flags[3] = { SHEPARD_GRID_EXPORT_ALPHA, SHEPARD_GRID_EXPORT_R,
+                                                         SHEPARD_GRID_EXPORT_R_OBS };
+  for (int i = 0; i < 3; i++)
+    {
+      g_clear_pointer (&self->plane_paths[i], g_free);
+      if (beside && (planes & plane_flags[i]))
+        self->plane_paths[i] = plane_path_for (path, shepard_grid_export_plane_name (plane_flags[i]));
+    }
+  self->extra_bands = beside ? 0 : planes;
+  ShepardExportTarget target = {
+    .value_path = self->value_path,
+    .extra_bands = self->extra_bands,
+    .alpha_path = self->plane_paths[0],
+    .r_path = self->plane_paths[1],
+    .r_obs_path = self->plane_paths[2],
+    .driver_name = format < self->formats->len
+                     ? ((const ShepardWritableFormat *) g_ptr_array_index (self->formats, format))->driver_name
+                     : NULL,
+    .sample_type = gtk_drop_down_get_selected (self->type_dropdown) == 1 ? SHEPARD_SAMPLE_FLOAT64
+                                                                         : SHEPARD_SAMPLE_FLOAT32,
+  };
+  /* A request the format cannot hold (PNG with float bands, ...) is refused now, before any computing. */
+  if (!shepard_document_check_export (self->document, &self->params, &target, &error))
+    {
+      gtk_label_set_text (self->error_label, error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+      return;
+    }
 
   self->cancellable = g_cancellable_new ();
   self->started = g_get_monotonic_time ();
   set_running (self, TRUE);
-  shepard_document_export_async (self->document, &self->params, &grid, self->value_path, self->alpha_path,
-                                 format < self->formats->len
-                                   ? ((const ShepardWritableFormat *) g_ptr_array_index (self->formats, format))
-                                       ->driver_name
-                                   : NULL,
-                                 gtk_drop_down_get_selected (self->type_dropdown) == 1 ? SHEPARD_SAMPLE_FLOAT64
-                                                                                       : SHEPARD_SAMPLE_FLOAT32,
-                                 show_progress, G_OBJECT (self), self->cancellable, on_export_done,
-                                 g_object_ref (self));
+  shepard_document_export_async (self->document, &self->params, &grid, &target, show_progress, G_OBJECT (self),
+                                 self->cancellable, on_export_done, g_object_ref (self));
 }
 
 static void
@@ -423,7 +472,8 @@ shepard_export_dialog_finalize (GObject *object)
   g_ptr_array_unref (self->formats);
   g_free (self->report);
   g_free (self->value_path);
-  g_free (self->alpha_path);
+  for (int i = 0; i < 3; i++)
+    g_free (self->plane_paths[i]);
   G_OBJECT_CLASS (shepard_export_dialog_parent_class)->finalize (object);
 }
 
@@ -460,6 +510,10 @@ shepard_export_dialog_class_init (ShepardExportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, size_label);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, error_label);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, alpha_check);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, r_check);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, r_obs_check);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, planes_dropdown);
+  gtk_widget_class_bind_template_callback (widget_class, on_planes_changed);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, export_button);
   gtk_widget_class_bind_template_callback (widget_class, shepard_export_dialog_start);
@@ -516,7 +570,10 @@ shepard_export_dialog_new (GtkWindow *parent, ShepardDocument *document, const s
                                            params->method == SHEPARD_METHOD_AIDW ? "aidw" : "idw");
   g_autofree char *path = g_build_filename (folder, name, NULL);
   gtk_editable_set_text (GTK_EDITABLE (self->path_entry), path);
+  /* IDW's power is one number: a raster of it says nothing; R and r_obs exist for AIDW only. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->alpha_check), params->method == SHEPARD_METHOD_AIDW);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->r_check), params->method == SHEPARD_METHOD_AIDW);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->r_obs_check), params->method == SHEPARD_METHOD_AIDW);
   return self;
 }
 

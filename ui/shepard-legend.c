@@ -10,6 +10,8 @@
 #define TICKS 4
 /* Stops of the bar's gradient: enough that GSK's linear blend between them follows each ramp's control points. */
 #define GRADIENT_STOPS 17
+/* Room above the bar for the title, when there is one. */
+#define TITLE_HEIGHT 18
 
 struct _ShepardLegend
 {
@@ -18,6 +20,7 @@ struct _ShepardLegend
   /* Owned */
   ShepardColorRamp ramp;
   double minimum, maximum;
+  char *title;
 };
 
 G_DEFINE_FINAL_TYPE (ShepardLegend, shepard_legend, GTK_TYPE_WIDGET)
@@ -96,11 +99,35 @@ shepard_legend_set_maximum (ShepardLegend *self, double maximum)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAXIMUM]);
 }
 
+const char *
+shepard_legend_get_title (ShepardLegend *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_LEGEND (self), NULL);
+  return self->title;
+}
+
+void
+shepard_legend_set_title (ShepardLegend *self, const char *title)
+{
+  g_return_if_fail (SHEPARD_IS_LEGEND (self));
+
+  if (g_strcmp0 (self->title, title) == 0)
+    return;
+  g_free (self->title);
+  self->title = g_strdup (title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  title != NULL ? title : "Legend", -1);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
 static void
 shepard_legend_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural,
                         int *minimum_baseline, int *natural_baseline)
 {
-  *minimum = *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? WIDTH : HEIGHT;
+  ShepardLegend *self = SHEPARD_LEGEND (widget);
+
+  *minimum = *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? WIDTH
+                                                                  : HEIGHT + (self->title != NULL ? TITLE_HEIGHT : 0);
 }
 
 static void
@@ -108,7 +135,8 @@ shepard_legend_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   ShepardLegend *self = SHEPARD_LEGEND (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  double bar_height = height - 2 * PADDING;
+  double top = PADDING + (self->title != NULL ? TITLE_HEIGHT : 0);
+  double bar_height = height - top - PADDING;
   GskRoundedRect box;
   GskColorStop stops[GRADIENT_STOPS];
 
@@ -124,11 +152,25 @@ shepard_legend_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       shepard_color_ramp_evaluate (self->ramp, t, rgb);
       stops[i] = (GskColorStop) { .offset = t, .color = { rgb[0], rgb[1], rgb[2], 1.0 } };
     }
-  gtk_snapshot_append_linear_gradient (snapshot, &GRAPHENE_RECT_INIT (BAR_X, PADDING, BAR_WIDTH, bar_height),
-                                       &GRAPHENE_POINT_INIT (0, PADDING + bar_height),
-                                       &GRAPHENE_POINT_INIT (0, PADDING), stops, GRADIENT_STOPS);
+  gtk_snapshot_append_linear_gradient (snapshot, &GRAPHENE_RECT_INIT (BAR_X, top, BAR_WIDTH, bar_height),
+                                       &GRAPHENE_POINT_INIT (0, top + bar_height), &GRAPHENE_POINT_INIT (0, top),
+                                       stops, GRADIENT_STOPS);
 
   g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
+  if (self->title != NULL)
+    {
+      PangoFontDescription *bold = pango_font_description_from_string ("Sans Bold 8");
+      pango_layout_set_font_description (layout, bold);
+      pango_font_description_free (bold);
+      pango_layout_set_text (layout, self->title, -1);
+      pango_layout_set_width (layout, (width - 2 * BAR_X) * PANGO_SCALE);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (BAR_X, PADDING - 2));
+      gtk_snapshot_append_layout (snapshot, layout, &(GdkRGBA) { 1, 1, 1, 1 });
+      gtk_snapshot_restore (snapshot);
+      pango_layout_set_width (layout, -1);
+    }
   PangoFontDescription *font = pango_font_description_from_string ("Sans 8");
   pango_layout_set_font_description (layout, font);
   pango_font_description_free (font);
@@ -139,10 +181,10 @@ shepard_legend_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       g_snprintf (text, sizeof text, "%.4g", self->minimum + (self->maximum - self->minimum) * i / (double) TICKS);
       pango_layout_set_text (layout, text, -1);
       pango_layout_get_pixel_size (layout, &text_width, &text_height);
-      double y = PADDING + bar_height * (1 - i / (double) TICKS);
+      double y = top + bar_height * (1 - i / (double) TICKS);
       gtk_snapshot_save (snapshot);
       gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (BAR_X + BAR_WIDTH + 6,
-                                                              CLAMP (y - text_height / 2.0, 2,
+                                                              CLAMP (y - text_height / 2.0, top - 8,
                                                                      height - text_height - 2)));
       gtk_snapshot_append_layout (snapshot, layout, &(GdkRGBA) { 1, 1, 1, 1 });
       gtk_snapshot_restore (snapshot);
@@ -192,11 +234,19 @@ shepard_legend_set_property (GObject *object, guint prop_id, const GValue *value
 }
 
 static void
+shepard_legend_finalize (GObject *object)
+{
+  g_free (SHEPARD_LEGEND (object)->title);
+  G_OBJECT_CLASS (shepard_legend_parent_class)->finalize (object);
+}
+
+static void
 shepard_legend_class_init (ShepardLegendClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->finalize = shepard_legend_finalize;
   object_class->get_property = shepard_legend_get_property;
   object_class->set_property = shepard_legend_set_property;
   widget_class->measure = shepard_legend_measure;

@@ -21,5 +21,8 @@ double shepard_legend_get_minimum (ShepardLegend *self);
 void shepard_legend_set_minimum (ShepardLegend *self, double minimum);
 double shepard_legend_get_maximum (ShepardLegend *self);
 void shepard_legend_set_maximum (ShepardLegend *self, double maximum);
+/* What the colours stand for ("zinc", "α", "R"), drawn above the bar; NULL: none. */
+const char *shepard_legend_get_title (ShepardLegend *self);
+void shepard_legend_set_title (ShepardLegend *self, const char *title);
 
 G_END_DECLS

@@ -22,6 +22,22 @@ void shepard_map_view_set_ramp (ShepardMapView *self, ShepardColorRamp ramp);
 void shepard_map_view_set_range (ShepardMapView *self, double min, double max);
 void shepard_map_view_set_hillshade (ShepardMapView *self, gboolean enabled);
 void shepard_map_view_fit (ShepardMapView *self);
+/* New positions or values of the same layer's points (a sandbox edit): the view stays where it is. */
+void shepard_map_view_update_points (ShepardMapView *self, const double *x, const double *y, const double *z,
+                                     size_t n_points);
+void shepard_map_view_center_on (ShepardMapView *self, double x, double y);
+
+/* Which plane of the surface is drawn (values by default); a surface without it shows its values. */
+void shepard_map_view_set_plane (ShepardMapView *self, shepard_plane plane);
+/* Colours the dots by values of their own (one per point, such as cross-validation residuals) through ramp over
+ * [min, max]; values NULL: by z, as the surface. */
+void shepard_map_view_set_point_colors (ShepardMapView *self, const double *values, size_t n_points,
+                                        ShepardColorRamp ramp, double min, double max);
+/* Draws one dot emphasised (-1: none). */
+void shepard_map_view_set_highlight (ShepardMapView *self, gssize point_index);
+/* While editing, a drag that starts on a dot moves it ("point-dragged") instead of the map. Clicks always come as
+ * "clicked" (map x, y) away from the dots and "point-clicked" (index) on one; Delete as "delete-requested". */
+void shepard_map_view_set_editing (ShepardMapView *self, gboolean editing);
 
 /* The CUDA device the engine computes on (-1: the CPU). On a device, the view tries CUDA-OpenGL interop in its GL
  * context (now, or once realized) and notifies "interop" with the outcome; surfaces kept on the GPU are then

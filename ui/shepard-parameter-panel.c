@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "shepard-alpha-plot.h"
 #include "shepard-label-column.h"
 
 /* The rows of the drop-downs, in the template's order. */
@@ -22,6 +23,11 @@ enum {
 enum {
   NEIGHBOURHOOD_ALL,
   NEIGHBOURHOOD_NEAREST,
+};
+
+enum {
+  REXP_NEAREST,
+  REXP_KNN,
 };
 
 /* The spin buttons, each with the label under it that says why an entry was refused. */
@@ -42,13 +48,18 @@ struct _ShepardParameterPanel
 
   /* Template widgets */
   GtkWidget *grid; /* the one child, bound so that gtk_widget_dispose_template unparents it */
-  GtkDropDown *method_dropdown, *area_dropdown, *neighbors_dropdown;
+  GtkDropDown *method_dropdown, *area_dropdown, *neighbors_dropdown, *rexp_dropdown;
   GtkSpinButton *spins[N_SPINS];
   GtkLabel *spin_errors[N_SPINS];
   GtkRange *alpha_scales[SHEPARD_AIDW_LEVELS];
-  GtkDrawingArea *alpha_plot;
+  ShepardAlphaPlot *alpha_plot;
   GtkWidget *alpha_warning;
   GtkLabel *alpha_warning_label;
+  GtkWidget *saturation_warning;
+  GtkLabel *saturation_label;
+  GtkWidget *saturation_fix_button;
+  int saturated_level; /* 1 or 5 while the map's cells crowd at that alpha level, else 0 */
+  double saturated_share;
 
   /* The template's values of the controls that shepard_params_init_aidw leaves alone. */
   double default_area, default_neighbors, default_preview_cells;
@@ -127,6 +138,7 @@ update_sensitivity (ShepardParameterPanel *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_R_MIN]), aidw);
   gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_R_MAX]), aidw);
   gtk_widget_set_sensitive (GTK_WIDGET (self->area_dropdown), aidw);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->rexp_dropdown), aidw);
   gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_AREA]),
                             aidw && gtk_drop_down_get_selected (self->area_dropdown) == AREA_GIVEN);
   gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_NEIGHBORS]),
@@ -160,13 +172,90 @@ update_alpha_warning (ShepardParameterPanel *self)
 }
 
 static void
+update_alpha_plot (ShepardParameterPanel *self)
+{
+  double alpha[SHEPARD_AIDW_LEVELS];
+
+  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
+    alpha[i] = gtk_range_get_value (self->alpha_scales[i]);
+  shepard_alpha_plot_set_levels (self->alpha_plot, alpha);
+}
+
+/* The papers' r_exp is the nearest-neighbour distance while r_obs averages the k nearest, about three times as far
+ * under randomness at k = 15: R then lies past Rmax over nearly all the map, and AIDW is IDW with alpha5. */
+static void
+update_saturation_warning (ShepardParameterPanel *self)
+{
+  gboolean aidw = gtk_drop_down_get_selected (self->method_dropdown) == METHOD_AIDW;
+  gboolean papers_rexp = gtk_drop_down_get_selected (self->rexp_dropdown) == REXP_NEAREST;
+
+  if (!aidw || self->saturated_level == 0)
+    {
+      gtk_widget_set_visible (self->saturation_warning, FALSE);
+      return;
+    }
+  g_autofree char *text = NULL;
+  if (self->saturated_level == 5)
+    text = g_strdup_printf ("%.0f %% of the map sits at α5: R = r_obs / r_exp is at or above Rmax nearly everywhere, "
+                            "so AIDW is IDW with power α5 there and α1–α4 change little.%s",
+                            100 * self->saturated_share,
+                            papers_rexp ? " The papers' r_exp is the distance to the nearest point, while r_obs "
+                                          "averages the k nearest: about three times as far."
+                                        : " Raise Rmax to spread the cells over the levels.");
+  else
+    text = g_strdup_printf ("%.0f %% of the map sits at α1: R = r_obs / r_exp is at or below Rmin nearly "
+                            "everywhere, so AIDW is IDW with power α1 there and α2–α5 change little.%s",
+                            100 * self->saturated_share,
+                            papers_rexp ? "" : " Lower Rmin, or raise Rmax, to spread the cells over the levels.");
+  gtk_label_set_text (self->saturation_label, text);
+  gtk_widget_set_visible (self->saturation_fix_button, papers_rexp);
+  gtk_widget_set_visible (self->saturation_warning, TRUE);
+}
+
+static void
+on_saturation_fix_clicked (ShepardParameterPanel *self)
+{
+  gtk_drop_down_set_selected (self->rexp_dropdown, REXP_KNN);
+}
+
+void
+shepard_parameter_panel_set_distributions (ShepardParameterPanel *self, const ShepardDistributions *distributions)
+{
+  g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
+
+  if (distributions == NULL)
+    {
+      shepard_alpha_plot_set_histogram (self->alpha_plot, NULL, 0, 0, 1);
+      self->saturated_level = 0;
+    }
+  else
+    {
+      shepard_alpha_plot_set_histogram (self->alpha_plot, distributions->alpha_counts, SHEPARD_DISTRIBUTION_BINS,
+                                        distributions->alpha_first, distributions->alpha_last);
+      self->saturated_level = shepard_distributions_saturated_level (distributions);
+      self->saturated_share = self->saturated_level == 5 ? distributions->share_at_alpha5
+                                                         : distributions->share_at_alpha1;
+    }
+  update_saturation_warning (self);
+}
+
+gboolean
+shepard_parameter_panel_get_saturation_warning (ShepardParameterPanel *self, const char **text)
+{
+  g_return_val_if_fail (SHEPARD_IS_PARAMETER_PANEL (self), FALSE);
+  if (text != NULL)
+    *text = gtk_label_get_text (self->saturation_label);
+  return gtk_widget_get_visible (self->saturation_warning);
+}
+
+static void
 on_value_changed (ShepardParameterPanel *self, GtkAdjustment *adjustment)
 {
   for (Spin spin = 0; spin < N_SPINS; spin++)
     if (gtk_spin_button_get_adjustment (self->spins[spin]) == adjustment)
       show_spin_error (self, spin, NULL);
   update_alpha_warning (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self->alpha_plot));
+  update_alpha_plot (self);
   notify_changed (self);
 }
 
@@ -175,6 +264,7 @@ on_selection_changed (ShepardParameterPanel *self)
 {
   update_sensitivity (self);
   update_alpha_warning (self);
+  update_saturation_warning (self);
   notify_changed (self);
 }
 
@@ -289,6 +379,8 @@ shepard_parameter_panel_get_params (ShepardParameterPanel *self, shepard_params 
   params->neighbors = gtk_drop_down_get_selected (self->neighbors_dropdown) == NEIGHBOURHOOD_NEAREST
                         ? gtk_spin_button_get_value_as_int (self->spins[SPIN_NEIGHBORS])
                         : SHEPARD_NEIGHBORS_ALL;
+  params->rexp = gtk_drop_down_get_selected (self->rexp_dropdown) == REXP_KNN ? SHEPARD_REXP_KNN
+                                                                              : SHEPARD_REXP_NEAREST;
 }
 
 void
@@ -316,6 +408,7 @@ shepard_parameter_panel_set_params (ShepardParameterPanel *self, const shepard_p
                               params->neighbors == SHEPARD_NEIGHBORS_ALL ? NEIGHBOURHOOD_ALL : NEIGHBOURHOOD_NEAREST);
   if (params->neighbors != SHEPARD_NEIGHBORS_ALL)
     gtk_spin_button_set_value (self->spins[SPIN_NEIGHBORS], params->neighbors);
+  gtk_drop_down_set_selected (self->rexp_dropdown, params->rexp == SHEPARD_REXP_KNN ? REXP_KNN : REXP_NEAREST);
   end_batch (self);
 }
 
@@ -380,6 +473,7 @@ shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *s
     }
   g_settings_bind (settings, "area-mode", self->area_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "neighbourhood", self->neighbors_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "rexp", self->rexp_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
   end_batch (self);
 }
 
@@ -387,91 +481,6 @@ static void
 reset_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   shepard_parameter_panel_reset (SHEPARD_PARAMETER_PANEL (widget));
-}
-
-static void
-foreground_color (GtkWidget *widget, GdkRGBA *color)
-{
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), color);
-}
-
-static void
-draw_alpha_plot (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
-{
-  ShepardParameterPanel *self = data;
-  double alpha[SHEPARD_AIDW_LEVELS], top = -INFINITY, bottom = INFINITY;
-  GdkRGBA fg;
-  const double left = 30, right = 6, upper = 6, lower = 16;
-  double plot_w = width - left - right, plot_h = height - upper - lower;
-
-  for (int i = 0; i < SHEPARD_AIDW_LEVELS; i++)
-    {
-      alpha[i] = gtk_range_get_value (self->alpha_scales[i]);
-      top = MAX (top, alpha[i]);
-      bottom = MIN (bottom, alpha[i]);
-    }
-  top = ceil (top + 0.01);
-  bottom = MAX (floor (bottom - 0.01), 0);
-  foreground_color (GTK_WIDGET (area), &fg);
-
-  cairo_set_line_width (cr, 1);
-  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.25 * fg.alpha);
-  for (int i = 0; i <= 10; i += 2)
-    {
-      double x = left + plot_w * i / 10.0;
-      cairo_move_to (cr, round (x) + 0.5, upper);
-      cairo_line_to (cr, round (x) + 0.5, upper + plot_h);
-    }
-  cairo_stroke (cr);
-  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7 * fg.alpha);
-  cairo_rectangle (cr, left + 0.5, upper + 0.5, plot_w - 1, plot_h - 1);
-  cairo_stroke (cr);
-
-  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (area), NULL);
-  PangoFontDescription *font = pango_font_description_from_string ("Sans 8");
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
-  char text[32];
-  int tw, th;
-  g_snprintf (text, sizeof text, "%.0f", top);
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_get_pixel_size (layout, &tw, &th);
-  cairo_move_to (cr, left - 4 - tw, upper - 2);
-  pango_cairo_show_layout (cr, layout);
-  g_snprintf (text, sizeof text, "%.0f", bottom);
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_get_pixel_size (layout, &tw, &th);
-  cairo_move_to (cr, left - 4 - tw, upper + plot_h - th + 2);
-  pango_cairo_show_layout (cr, layout);
-  pango_layout_set_text (layout, "0", -1);
-  cairo_move_to (cr, left, upper + plot_h + 1);
-  pango_cairo_show_layout (cr, layout);
-  pango_layout_set_text (layout, "1", -1);
-  pango_layout_get_pixel_size (layout, &tw, &th);
-  cairo_move_to (cr, left + plot_w - tw, upper + plot_h + 1);
-  pango_cairo_show_layout (cr, layout);
-  pango_layout_set_text (layout, "μ", -1);
-  pango_layout_get_pixel_size (layout, &tw, &th);
-  cairo_move_to (cr, left + plot_w / 2 - tw / 2.0, upper + plot_h + 1);
-  pango_cairo_show_layout (cr, layout);
-  g_object_unref (layout);
-
-  GdkRGBA accent;
-  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (area)), "accent_color", &accent))
-    gdk_rgba_parse (&accent, "#3584e4");
-  gdk_cairo_set_source_rgba (cr, &accent);
-  cairo_set_line_width (cr, 2);
-  for (int i = 0; i <= 200; i++)
-    {
-      double mu = i / 200.0;
-      double a = shepard_aidw_alpha (mu, alpha);
-      double x = left + plot_w * mu, y = upper + plot_h * (1 - (a - bottom) / (top - bottom));
-      if (i == 0)
-        cairo_move_to (cr, x, y);
-      else
-        cairo_line_to (cr, x, y);
-    }
-  cairo_stroke (cr);
 }
 
 void
@@ -520,6 +529,10 @@ shepard_parameter_panel_class_init (ShepardParameterPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, method_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, area_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, neighbors_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, rexp_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, saturation_warning);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, saturation_label);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, saturation_fix_button);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, alpha_plot);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, alpha_warning);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, alpha_warning_label);
@@ -536,6 +549,7 @@ shepard_parameter_panel_class_init (ShepardParameterPanelClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_value_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_spin_input);
+  gtk_widget_class_bind_template_callback (widget_class, on_saturation_fix_clicked);
 
   signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                           NULL, G_TYPE_NONE, 0);
@@ -547,8 +561,9 @@ shepard_parameter_panel_class_init (ShepardParameterPanelClass *klass)
 static void
 shepard_parameter_panel_init (ShepardParameterPanel *self)
 {
+  g_type_ensure (SHEPARD_TYPE_ALPHA_PLOT);
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_drawing_area_set_draw_func (self->alpha_plot, draw_alpha_plot, self, NULL);
+  update_alpha_plot (self);
   self->default_area = gtk_spin_button_get_value (self->spins[SPIN_AREA]);
   self->default_neighbors = gtk_spin_button_get_value (self->spins[SPIN_NEIGHBORS]);
   self->default_preview_cells = gtk_spin_button_get_value (self->spins[SPIN_PREVIEW_CELLS]);

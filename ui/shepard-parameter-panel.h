@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "shepard-distributions.h"
 #include "shepard-engine.h"
 
 G_BEGIN_DECLS
@@ -28,9 +29,15 @@ void shepard_parameter_panel_set_preview_cells (ShepardParameterPanel *self, gui
  * the schema's defaults. Also the widget action "panel.reset". */
 void shepard_parameter_panel_reset (ShepardParameterPanel *self);
 
-/* Keeps method, power, k, alpha-1..5, r-min, r-max, area-mode, area, neighbourhood, neighbours and preview-cells in
- * settings; the panel takes the stored values now. */
+/* Keeps method, power, k, alpha-1..5, r-min, r-max, area-mode, area, rexp, neighbourhood, neighbours and
+ * preview-cells in settings; the panel takes the stored values now. */
 void shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *settings);
+
+/* How the map's cells spread over R and alpha (NULL: unknown, or IDW): the alpha plot's histogram, and a warning
+ * with the fix when more than SHEPARD_SATURATION_SHARE of them sit at alpha1 or alpha5. */
+void shepard_parameter_panel_set_distributions (ShepardParameterPanel *self, const ShepardDistributions *distributions);
+/* Whether the warning shows, and its text. */
+gboolean shepard_parameter_panel_get_saturation_warning (ShepardParameterPanel *self, const char **text);
 
 /* Lines the panel's row labels up with the others in labels, a horizontal size group (shepard_label_column_share). */
 void shepard_parameter_panel_align_labels (ShepardParameterPanel *self, GtkSizeGroup *labels);

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "shepard-cv-panel.h"
+#include "shepard-explain-panel.h"
+#include "shepard-instruments.h"
 #include "shepard-layer-panel.h"
 #include "shepard-legend.h"
+#include "shepard-map-overlay.h"
 #include "shepard-parameter-panel.h"
 #include "shepard-status-bar.h"
 #include "shepard-window.h"
@@ -23,12 +27,21 @@ struct _ShepardWindow
   GtkGrid *display_grid;
   GtkDropDown *ramp_dropdown;
   GtkSwitch *hillshade_switch;
+  GtkDropDown *surface_dropdown;
   GtkStack *view_stack;
   ShepardMapView *map_view;
+  ShepardMapOverlay *map_overlay;
   ShepardLegend *legend;
   GtkLabel *stale_label;
+  GtkLabel *map_note_label;
+  GtkLabel *sandbox_hint_label;
   GtkSpinner *busy_spinner;
   ShepardStatusBar *status_bar;
+  GtkPaned *map_paned;
+  GtkWidget *instruments_box;
+  GtkStack *instrument_stack;
+  ShepardCvPanel *cv_panel;
+  ShepardExplainPanel *explain_panel;
 
   /* Owned */
   GSettings *settings;
@@ -38,7 +51,49 @@ struct _ShepardWindow
   GCancellable *load_cancellable;
   guint busy_spinner_source;
   gboolean message_from_compute;
+  ShepardInstruments *instruments;
+  GCancellable *optimise_cancellable;
+  ShepardOptimiseResult optimised; /* the last optimiser result, until applied or discarded */
+  gssize selected_point;           /* emphasised on the map and in the cross-validation panel, or -1 */
+  GtkPopover *value_popover;       /* the sandbox's value entry, while it shows */
+  gboolean instruments_managed;    /* the window keeps the instruments' width until the user drags the handle */
+  gboolean placing_instruments;
+  int instruments_paned_max;
 };
+
+/* What the map shows (the surface drop-down's rows). */
+typedef enum {
+  SHEPARD_WINDOW_SURFACE_VALUES,
+  SHEPARD_WINDOW_SURFACE_ALPHA,
+  SHEPARD_WINDOW_SURFACE_R,
+  SHEPARD_WINDOW_SURFACE_R_OBS,
+  SHEPARD_WINDOW_SURFACE_DIFFERENCE,
+} ShepardWindowSurface;
+
+/* shepard-window.c: brings the map, the legend and the dots' colours in line with the surface shown. */
+void _shepard_window_update_display (ShepardWindow *self);
+/* The parameters of the other method the difference surface compares with (IDW <-> AIDW, the panel's values). */
+void _shepard_window_other_method (ShepardWindow *self, shepard_params *other);
+/* shepard-window.c: shows self->document (a new layer or sandbox) in every part of the window. */
+void _shepard_window_show_document (ShepardWindow *self);
+/* shepard-window.c: interpolates again with the panel's parameters (after the points changed). */
+void _shepard_window_recompute (ShepardWindow *self);
+
+/* shepard-window-instruments.c: cross-validation, explanation, distributions and the optimiser, wired to their
+ * panels, the map and the overlay. */
+void _shepard_window_class_instruments_init (ShepardWindowClass *klass);
+void _shepard_window_instruments_init (ShepardWindow *self);
+void _shepard_window_instruments_params_changed (ShepardWindow *self, const shepard_params *params);
+void _shepard_window_instruments_show_document (ShepardWindow *self);
+void _shepard_window_instruments_dispose (ShepardWindow *self);
+/* The dots' own colours: residuals while the residual map is on. */
+void _shepard_window_update_point_colors (ShepardWindow *self);
+
+/* shepard-window-sandbox.c: the classroom sandbox (its actions, adding, moving, editing and removing points). */
+void _shepard_window_class_sandbox_init (ShepardWindowClass *klass);
+void _shepard_window_sandbox_init (ShepardWindow *self);
+void _shepard_window_sandbox_show_document (ShepardWindow *self);
+void _shepard_window_sandbox_dispose (ShepardWindow *self);
 
 /* shepard-window-actions.c: the window's actions (open, export, fit, reset) with their keys, and opening a dropped
  * file. */

@@ -2,6 +2,8 @@
 #include "shepard-window.h"
 #include "shepard-window-private.h"
 
+#include <math.h>
+
 #include "shepard-label-column.h"
 #include "shepard-wheel-guard.h"
 
@@ -67,6 +69,13 @@ shepard_window_get_preview (ShepardWindow *self)
 {
   g_return_val_if_fail (SHEPARD_IS_WINDOW (self), NULL);
   return self->preview;
+}
+
+ShepardInstruments *
+shepard_window_get_instruments (ShepardWindow *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_WINDOW (self), NULL);
+  return self->instruments;
 }
 
 gboolean
@@ -137,16 +146,171 @@ on_parameters_changed (ShepardWindow *self)
   if (self->document == NULL)
     return;
   shepard_parameter_panel_get_params (self->parameter_panel, &params);
-  shepard_preview_request (self->preview, &params, shepard_parameter_panel_get_preview_cells (self->parameter_panel));
+  /* An empty sandbox has nothing to interpolate yet: its hint says how to start. */
+  if (shepard_document_get_points (self->document)->count > 0)
+    shepard_preview_request (self->preview, &params,
+                             shepard_parameter_panel_get_preview_cells (self->parameter_panel));
+  _shepard_window_instruments_params_changed (self, &params);
 }
 
 static void
 on_surface_ready (ShepardWindow *self, ShepardSurface *surface, gboolean final, ShepardPreview *preview)
 {
-  shepard_map_view_set_surface (self->map_view, surface);
+  _shepard_window_update_display (self);
   shepard_status_bar_set_surface (self->status_bar, surface);
   if (self->message_from_compute)
     hide_message (self);
+}
+
+void
+_shepard_window_recompute (ShepardWindow *self)
+{
+  on_parameters_changed (self);
+}
+
+static ShepardWindowSurface
+shown_surface (ShepardWindow *self)
+{
+  return (ShepardWindowSurface) gtk_drop_down_get_selected (self->surface_dropdown);
+}
+
+void
+_shepard_window_other_method (ShepardWindow *self, shepard_params *other)
+{
+  shepard_parameter_panel_get_params (self->parameter_panel, other);
+  other->method = other->method == SHEPARD_METHOD_AIDW ? SHEPARD_METHOD_IDW : SHEPARD_METHOD_AIDW;
+}
+
+/* The legend's range, the map's range (in the units of the plane drawn: R is drawn from r_obs) and ramp. */
+typedef struct {
+  const char *title;
+  ShepardColorRamp ramp;
+  shepard_plane plane;
+  double legend_min, legend_max;
+  double map_min, map_max;
+} Display;
+
+static gboolean
+display_for (ShepardWindow *self, ShepardWindowSurface kind, const shepard_params *params, ShepardSurface *surface,
+             Display *display, const char **note)
+{
+  const ShepardPointLayer *points = shepard_document_get_points (self->document);
+  gboolean aidw = params->method == SHEPARD_METHOD_AIDW;
+  double r_exp = surface != NULL ? surface->r_exp : NAN;
+  ShepardDistributions distributions;
+
+  *display = (Display) {
+    .title = points->field_name,
+    .ramp = shepard_window_get_ramp (self),
+    .plane = SHEPARD_PLANE_VALUES,
+    .legend_min = shepard_document_get_value_min (self->document),
+    .legend_max = shepard_document_get_value_max (self->document),
+  };
+  switch (kind)
+    {
+    case SHEPARD_WINDOW_SURFACE_VALUES:
+      break;
+    case SHEPARD_WINDOW_SURFACE_ALPHA:
+      display->title = aidw ? "α" : "power p";
+      display->ramp = SHEPARD_COLOR_RAMP_PLASMA;
+      display->plane = SHEPARD_PLANE_ALPHA;
+      display->legend_min = aidw ? INFINITY : params->power - 0.5;
+      display->legend_max = aidw ? -INFINITY : params->power + 0.5;
+      for (int i = 0; aidw && i < SHEPARD_AIDW_LEVELS; i++)
+        {
+          display->legend_min = fmin (display->legend_min, params->alpha[i]);
+          display->legend_max = fmax (display->legend_max, params->alpha[i]);
+        }
+      break;
+    case SHEPARD_WINDOW_SURFACE_R:
+    case SHEPARD_WINDOW_SURFACE_R_OBS:
+      if (!aidw || !isfinite (r_exp))
+        {
+          *note = "R and r_obs belong to adaptive IDW: the map shows the values.";
+          break;
+        }
+      display->plane = SHEPARD_PLANE_R_OBS;
+      if (kind == SHEPARD_WINDOW_SURFACE_R)
+        {
+          /* White where mu is 1/2; the colours saturate where mu does, at Rmin and Rmax. */
+          display->title = "R";
+          display->ramp = SHEPARD_COLOR_RAMP_DIVERGING;
+          display->legend_min = params->r_min;
+          display->legend_max = params->r_max;
+          display->map_min = params->r_min * r_exp;
+          display->map_max = params->r_max * r_exp;
+          return TRUE;
+        }
+      display->title = "r_obs";
+      display->ramp = SHEPARD_COLOR_RAMP_VIRIDIS;
+      display->legend_min = 0.0;
+      display->legend_max = shepard_instruments_get_distributions (self->instruments, &distributions)
+                              ? distributions.r_last * r_exp
+                              : 2.0 * params->r_max * r_exp;
+      break;
+    case SHEPARD_WINDOW_SURFACE_DIFFERENCE:
+      {
+        ShepardSurface *difference = shepard_instruments_get_comparison (self->instruments);
+        if (difference == NULL)
+          {
+            *note = "Computing the other method for the difference…";
+            break;
+          }
+        double largest = fmax (fabs (difference->value_min), fabs (difference->value_max));
+        display->title = params->method == SHEPARD_METHOD_AIDW ? "AIDW − IDW" : "IDW − AIDW";
+        display->ramp = SHEPARD_COLOR_RAMP_DIVERGING;
+        display->legend_min = -fmax (largest, 1e-300);
+        display->legend_max = fmax (largest, 1e-300);
+        display->map_min = display->legend_min;
+        display->map_max = display->legend_max;
+        return TRUE;
+      }
+    }
+  /* An empty sandbox has no values yet. */
+  if (!isfinite (display->legend_min) || !isfinite (display->legend_max))
+    {
+      display->legend_min = 0.0;
+      display->legend_max = 1.0;
+    }
+  display->map_min = display->legend_min;
+  display->map_max = display->legend_max;
+  return FALSE;
+}
+
+void
+_shepard_window_update_display (ShepardWindow *self)
+{
+  ShepardWindowSurface kind = shown_surface (self);
+  ShepardSurface *surface = shepard_preview_get_surface (self->preview);
+  const char *note = NULL;
+  shepard_params params;
+  Display display;
+
+  if (self->document == NULL)
+    return;
+  shepard_parameter_panel_get_params (self->parameter_panel, &params);
+  if (kind == SHEPARD_WINDOW_SURFACE_DIFFERENCE)
+    {
+      shepard_params other;
+      _shepard_window_other_method (self, &other);
+      shepard_instruments_set_comparison (self->instruments, &other);
+    }
+  else
+    shepard_instruments_set_comparison (self->instruments, NULL);
+  gboolean is_difference = display_for (self, kind, &params, surface, &display, &note)
+                           && kind == SHEPARD_WINDOW_SURFACE_DIFFERENCE;
+  shepard_map_view_set_surface (self->map_view, is_difference ? shepard_instruments_get_comparison (self->instruments)
+                                                              : surface);
+  shepard_map_view_set_plane (self->map_view, display.plane);
+  shepard_map_view_set_ramp (self->map_view, display.ramp);
+  shepard_map_view_set_range (self->map_view, display.map_min, display.map_max);
+  shepard_legend_set_ramp (self->legend, display.ramp);
+  shepard_legend_set_minimum (self->legend, display.legend_min);
+  shepard_legend_set_maximum (self->legend, display.legend_max);
+  shepard_legend_set_title (self->legend, display.title);
+  gtk_label_set_text (self->map_note_label, note != NULL ? note : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->map_note_label), note != NULL);
+  _shepard_window_update_point_colors (self);
 }
 
 static void
@@ -178,9 +342,14 @@ update_stale (ShepardWindow *self)
 static void
 on_display_changed (ShepardWindow *self)
 {
-  shepard_map_view_set_ramp (self->map_view, shepard_window_get_ramp (self));
   shepard_map_view_set_hillshade (self->map_view, gtk_switch_get_active (self->hillshade_switch));
-  shepard_legend_set_ramp (self->legend, shepard_window_get_ramp (self));
+  if (self->document == NULL)
+    {
+      shepard_map_view_set_ramp (self->map_view, shepard_window_get_ramp (self));
+      shepard_legend_set_ramp (self->legend, shepard_window_get_ramp (self));
+      return;
+    }
+  _shepard_window_update_display (self);
 }
 
 static void
@@ -196,8 +365,8 @@ update_engine_line (ShepardWindow *self)
                                  shepard_document_get_cuda_device (self->document) >= 0, interop, interop_failure);
 }
 
-static void
-show_document (ShepardWindow *self)
+void
+_shepard_window_show_document (ShepardWindow *self)
 {
   const ShepardPointLayer *points = shepard_document_get_points (self->document);
   g_autofree char *basename = g_path_get_basename (points->source);
@@ -216,15 +385,15 @@ show_document (ShepardWindow *self)
   shepard_map_view_clear (self->map_view);
   shepard_map_view_set_points (self->map_view, points->x, points->y, points->z, points->count, x_min, y_min, x_max,
                                y_max);
-  shepard_map_view_set_range (self->map_view, shepard_document_get_value_min (self->document),
-                              shepard_document_get_value_max (self->document));
-  shepard_legend_set_minimum (self->legend, shepard_document_get_value_min (self->document));
-  shepard_legend_set_maximum (self->legend, shepard_document_get_value_max (self->document));
   gtk_widget_set_visible (GTK_WIDGET (self->legend), TRUE);
   gtk_widget_set_sensitive (self->side_panel, TRUE);
+  gtk_widget_set_sensitive (self->instruments_box, TRUE);
   gtk_stack_set_visible_child_name (self->view_stack, "map");
-  if (self->settings != NULL)
+  if (self->settings != NULL && !shepard_document_is_sandbox (self->document))
     g_settings_set_string (self->settings, "last-field", points->field_name);
+  _shepard_window_instruments_show_document (self);
+  _shepard_window_sandbox_show_document (self);
+  _shepard_window_update_display (self);
   update_stale (self);
   on_parameters_changed (self);
 }
@@ -251,7 +420,7 @@ on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_set_object (&self->document, document);
       g_free (self->path);
       self->path = g_strdup (shepard_document_get_points (document)->source);
-      show_document (self);
+      _shepard_window_show_document (self);
     }
   update_busy (self);
   g_object_unref (self);
@@ -309,6 +478,44 @@ on_cursor_left (ShepardWindow *self, ShepardMapView *view)
   shepard_status_bar_clear_pointer (self->status_bar);
 }
 
+/* GtkPaned would start the map at its natural width (a few pixels) and give the instruments the rest: the
+ * instruments keep the width they need and the map takes everything else, until the user drags the handle (a move
+ * of the handle while the paned keeps its size). */
+#define INSTRUMENTS_WIDTH 400
+
+static int
+max_position_of (GtkPaned *paned)
+{
+  int max_position;
+
+  g_object_get (paned, "max-position", &max_position, NULL);
+  return max_position;
+}
+
+static void
+on_map_paned_max_position (ShepardWindow *self, GParamSpec *pspec, GtkPaned *paned)
+{
+  int max_position = max_position_of (paned);
+
+  /* max-position already leaves the instruments their minimum width: the position comes from the whole width. */
+  int width = gtk_widget_get_width (GTK_WIDGET (paned));
+
+  self->instruments_paned_max = max_position;
+  if (!self->instruments_managed || width <= 2 * INSTRUMENTS_WIDTH)
+    return;
+  self->placing_instruments = TRUE;
+  gtk_paned_set_position (paned, MIN (width - INSTRUMENTS_WIDTH, max_position));
+  self->placing_instruments = FALSE;
+}
+
+static void
+on_map_paned_position (ShepardWindow *self, GParamSpec *pspec, GtkPaned *paned)
+{
+  if (!self->placing_instruments && max_position_of (paned) == self->instruments_paned_max
+      && gtk_widget_get_width (GTK_WIDGET (paned)) > 2 * INSTRUMENTS_WIDTH)
+    self->instruments_managed = FALSE;
+}
+
 static gboolean
 shepard_window_close_request (GtkWindow *window)
 {
@@ -329,6 +536,8 @@ shepard_window_dispose (GObject *object)
 {
   ShepardWindow *self = SHEPARD_WINDOW (object);
 
+  _shepard_window_instruments_dispose (self);
+  _shepard_window_sandbox_dispose (self);
   if (self->preview != NULL)
     shepard_preview_cancel (self->preview);
   if (self->load_cancellable != NULL)
@@ -344,6 +553,7 @@ shepard_window_finalize (GObject *object)
   ShepardWindow *self = SHEPARD_WINDOW (object);
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->instruments);
   g_clear_object (&self->preview);
   g_clear_object (&self->document);
   g_clear_object (&self->load_cancellable);
@@ -366,6 +576,9 @@ shepard_window_class_init (ShepardWindowClass *klass)
   g_type_ensure (SHEPARD_TYPE_LEGEND);
   g_type_ensure (SHEPARD_TYPE_LAYER_PANEL);
   g_type_ensure (SHEPARD_TYPE_STATUS_BAR);
+  g_type_ensure (SHEPARD_TYPE_MAP_OVERLAY);
+  g_type_ensure (SHEPARD_TYPE_CV_PANEL);
+  g_type_ensure (SHEPARD_TYPE_EXPLAIN_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/shepard/Shepard/ui/shepard-window.ui");
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, ShepardWindow, name)
   BIND (info_bar);
@@ -377,12 +590,21 @@ shepard_window_class_init (ShepardWindowClass *klass)
   BIND (display_grid);
   BIND (ramp_dropdown);
   BIND (hillshade_switch);
+  BIND (surface_dropdown);
   BIND (view_stack);
   BIND (map_view);
+  BIND (map_overlay);
   BIND (legend);
   BIND (stale_label);
+  BIND (map_note_label);
+  BIND (sandbox_hint_label);
   BIND (busy_spinner);
   BIND (status_bar);
+  BIND (map_paned);
+  BIND (instruments_box);
+  BIND (instrument_stack);
+  BIND (cv_panel);
+  BIND (explain_panel);
 #undef BIND
   gtk_widget_class_bind_template_callback (widget_class, on_parameters_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_display_changed);
@@ -392,6 +614,8 @@ shepard_window_class_init (ShepardWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_cursor_left);
 
   _shepard_window_class_actions_init (klass);
+  _shepard_window_class_instruments_init (klass);
+  _shepard_window_class_sandbox_init (klass);
 }
 
 static void
@@ -438,6 +662,15 @@ shepard_window_init (ShepardWindow *self)
   g_object_bind_property (self->map_view, "interop", self->preview, "display-interop", G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->map_view, "notify::interop", G_CALLBACK (update_engine_line), self,
                            G_CONNECT_SWAPPED);
+  self->selected_point = -1;
+  self->instruments_managed = TRUE;
+  g_signal_connect_object (self->map_paned, "notify::max-position", G_CALLBACK (on_map_paned_max_position), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->map_paned, "notify::position", G_CALLBACK (on_map_paned_position), self,
+                           G_CONNECT_SWAPPED);
+  shepard_map_overlay_set_map_view (self->map_overlay, self->map_view);
+  _shepard_window_instruments_init (self);
+  _shepard_window_sandbox_init (self);
 
   bind_settings (self);
   on_display_changed (self);

@@ -6,6 +6,7 @@
 #include "shepard-document.h"
 #include "shepard-export-dialog.h"
 #include "shepard-map-view.h"
+#include "shepard-instruments.h"
 #include "shepard-preview.h"
 
 G_BEGIN_DECLS
@@ -32,6 +33,8 @@ ShepardDocument *shepard_window_get_document (ShepardWindow *self);
 ShepardSurface *shepard_window_get_surface (ShepardWindow *self);
 gboolean shepard_window_is_busy (ShepardWindow *self);
 ShepardPreview *shepard_window_get_preview (ShepardWindow *self);
+/* The figures that follow the preview: cross-validation, explanation, distributions. */
+ShepardInstruments *shepard_window_get_instruments (ShepardWindow *self);
 
 /* The parameters the panel holds now; setting them updates the panel, which recomputes. */
 void shepard_window_get_params (ShepardWindow *self, shepard_params *params);

@@ -13,26 +13,16 @@
 #include "grid-extent.h"
 #include "point-layer.h"
 #include "shepard-app-error.h"
-
-struct _ShepardDocument
-{
-  GObject parent_instance;
-
-  ShepardPointLayer *points;
-  char **numeric_fields;
-  char *crs_name;
-  double value_min, value_max;
-
-  /* The engine keeps search structures between calls and is not reentrant: one call at a time. */
-  GMutex engine_lock;
-  shepard_engine *engine;
-  char *backend;
-  char *engine_name; /* the backend without the reason it fell back to the CPU */
-
-  ShepardDeviceGridPool *device_grids; /* NULL on a CPU engine */
-};
+#include "shepard-document-private.h"
 
 G_DEFINE_FINAL_TYPE (ShepardDocument, shepard_document, G_TYPE_OBJECT)
+
+enum {
+  SIGNAL_POINTS_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void
 shepard_document_finalize (GObject *object)
@@ -54,6 +44,9 @@ static void
 shepard_document_class_init (ShepardDocumentClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = shepard_document_finalize;
+  /* After an edit of a sandbox's points (shepard-document-sandbox.c): the engine already holds the new ones. */
+  signals[SIGNAL_POINTS_CHANGED] = g_signal_new ("points-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                                 NULL, NULL, NULL, G_TYPE_NONE, 0);
   /* Readers run in worker threads; registering the drivers once here keeps that out of them. */
   GDALAllRegister ();
 }
@@ -64,8 +57,53 @@ shepard_document_init (ShepardDocument *self)
   g_mutex_init (&self->engine_lock);
 }
 
-static char *
-describe_crs (const char *wkt)
+gboolean
+_shepard_document_start_engine (ShepardDocument *self, GError **error)
+{
+  shepard_error engine_error = { 0 };
+
+  self->engine = shepard_engine_new (SHEPARD_BACKEND_AUTO, SHEPARD_PRECISION_FLOAT32, 0, &engine_error);
+  if (self->engine == NULL
+      || (self->points->count > 0
+          && shepard_engine_set_points (self->engine, self->points->x, self->points->y, self->points->z,
+                                        self->points->count, &engine_error) != SHEPARD_OK))
+    {
+      shepard_app_error_set_from_engine (error, &engine_error);
+      return FALSE;
+    }
+  self->backend = g_strdup (shepard_engine_describe (self->engine));
+  const char *fallback = shepard_engine_fallback_reason (self->engine);
+  g_autofree char *suffix = fallback != NULL ? g_strdup_printf (" (%s)", fallback) : NULL;
+  self->engine_name = suffix != NULL && g_str_has_suffix (self->backend, suffix)
+                        ? g_strndup (self->backend, strlen (self->backend) - strlen (suffix))
+                        : g_strdup (self->backend);
+  if (shepard_engine_cuda_device (self->engine) >= 0)
+    self->device_grids = shepard_device_grid_pool_new ();
+  _shepard_document_update_value_range (self);
+  return TRUE;
+}
+
+void
+_shepard_document_update_value_range (ShepardDocument *self)
+{
+  self->value_min = INFINITY;
+  self->value_max = -INFINITY;
+  for (size_t i = 0; i < self->points->count; i++)
+    {
+      self->value_min = MIN (self->value_min, self->points->z[i]);
+      self->value_max = MAX (self->value_max, self->points->z[i]);
+    }
+}
+
+void
+_shepard_document_emit_points_changed (ShepardDocument *self)
+{
+  self->points_generation++;
+  g_signal_emit (self, signals[SIGNAL_POINTS_CHANGED], 0);
+}
+
+char *
+_shepard_document_describe_crs (const char *wkt)
 {
   if (wkt == NULL)
     return g_strdup ("none");
@@ -124,32 +162,12 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  shepard_error engine_error = { 0 };
-  self->engine = shepard_engine_new (SHEPARD_BACKEND_AUTO, SHEPARD_PRECISION_FLOAT32, 0, &engine_error);
-  if (self->engine == NULL
-      || shepard_engine_set_points (self->engine, self->points->x, self->points->y, self->points->z,
-                                    self->points->count, &engine_error) != SHEPARD_OK)
+  if (!_shepard_document_start_engine (self, &error))
     {
-      shepard_app_error_set_from_engine (&error, &engine_error);
       g_task_return_error (task, error);
       return;
     }
-  self->backend = g_strdup (shepard_engine_describe (self->engine));
-  const char *fallback = shepard_engine_fallback_reason (self->engine);
-  g_autofree char *suffix = fallback != NULL ? g_strdup_printf (" (%s)", fallback) : NULL;
-  self->engine_name = suffix != NULL && g_str_has_suffix (self->backend, suffix)
-                        ? g_strndup (self->backend, strlen (self->backend) - strlen (suffix))
-                        : g_strdup (self->backend);
-  if (shepard_engine_cuda_device (self->engine) >= 0)
-    self->device_grids = shepard_device_grid_pool_new ();
-  self->crs_name = describe_crs (self->points->crs_wkt);
-  self->value_min = INFINITY;
-  self->value_max = -INFINITY;
-  for (size_t i = 0; i < self->points->count; i++)
-    {
-      self->value_min = MIN (self->value_min, self->points->z[i]);
-      self->value_max = MAX (self->value_max, self->points->z[i]);
-    }
+  self->crs_name = _shepard_document_describe_crs (self->points->crs_wkt);
   g_task_return_pointer (task, g_steal_pointer (&self), g_object_unref);
 }
 
@@ -223,7 +241,15 @@ void
 shepard_document_get_bounds (ShepardDocument *self, double *x_min, double *y_min, double *x_max, double *y_max)
 {
   g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
-  /* The engine copied the points once at load; reading its bounds needs no lock. */
+  if (self->sandbox)
+    {
+      *x_min = self->sandbox_extent[0];
+      *y_min = self->sandbox_extent[1];
+      *x_max = self->sandbox_extent[2];
+      *y_max = self->sandbox_extent[3];
+      return;
+    }
+  /* Only a sandbox's points change after load, on this thread: reading the engine's bounds needs no lock. */
   shepard_engine_bounds (self->engine, x_min, y_min, x_max, y_max);
 }
 
@@ -233,6 +259,11 @@ shepard_document_get_extent (ShepardDocument *self, double extent[4])
   double x_min, y_min, x_max, y_max;
 
   g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
+  if (self->sandbox)
+    {
+      memcpy (extent, self->sandbox_extent, sizeof self->sandbox_extent);
+      return;
+    }
   shepard_engine_bounds (self->engine, &x_min, &y_min, &x_max, &y_max);
   shepard_extent_around_points (x_min, y_min, x_max, y_max, extent);
 }
@@ -265,10 +296,10 @@ shepard_document_can_keep_on_gpu (ShepardDocument *self)
   return self->device_grids != NULL;
 }
 
-static bool
-engine_cancel_check (double fraction, const char *message, void *user_data)
+bool
+_shepard_document_cancel_check (double fraction, const char *message, void *cancellable)
 {
-  return !g_cancellable_is_cancelled (user_data);
+  return !g_cancellable_is_cancelled (cancellable);
 }
 
 typedef struct {
@@ -286,13 +317,24 @@ interpolate_request_free (gpointer data)
   g_free (request);
 }
 
-static void
-set_engine_failure (GError **error, shepard_status status, const shepard_error *engine_error)
+void
+_shepard_document_set_engine_failure (GError **error, shepard_status status, const shepard_error *engine_error)
 {
   if (status == SHEPARD_ERROR_CANCELLED)
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The computation was cancelled");
   else
     shepard_app_error_set_from_engine (error, engine_error);
+}
+
+/* AIDW's r_exp for params after an interpolation with them succeeded (so it cannot fail); NaN for IDW. */
+static double
+expected_distance_locked (ShepardDocument *self, const shepard_params *params)
+{
+  double r_exp = NAN;
+  if (params->method == SHEPARD_METHOD_AIDW
+      && shepard_engine_expected_distance (self->engine, params, &r_exp, NULL) != SHEPARD_OK)
+    r_exp = NAN;
+  return r_exp;
 }
 
 /* The engine's part, called with the engine lock held: the grid stays in GPU memory for a view that draws it
@@ -310,43 +352,47 @@ interpolate_locked (ShepardDocument *self, const InterpolateRequest *request, GC
                                                                    &engine_error);
       if (target == NULL)
         {
-          set_engine_failure (error, engine_error.code, &engine_error);
+          _shepard_document_set_engine_failure (error, engine_error.code, &engine_error);
           return NULL;
         }
       start = g_get_monotonic_time ();
       status = shepard_engine_interpolate_grid_to_device (self->engine, &request->params, &request->grid, target,
-                                                          engine_cancel_check, check, &engine_error);
+                                                          _shepard_document_cancel_check, check, &engine_error);
       if (status != SHEPARD_OK)
         {
           shepard_device_grid_pool_give_back (request->device_grids, target);
-          set_engine_failure (error, status, &engine_error);
+          _shepard_document_set_engine_failure (error, status, &engine_error);
           return NULL;
         }
+      double seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
       return shepard_surface_new_on_gpu (&request->grid, &request->params, target, request->device_grids,
-                                         (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC);
+                                         expected_distance_locked (self, &request->params), seconds);
     }
 
+  gboolean aidw = request->params.method == SHEPARD_METHOD_AIDW;
   size_t cells = request->grid.width * request->grid.height;
   g_autofree double *values = g_try_new (double, cells);
   g_autofree double *alpha = g_try_new (double, cells);
-  if (values == NULL || alpha == NULL)
+  g_autofree double *r_obs = aidw ? g_try_new (double, cells) : NULL;
+  if (values == NULL || alpha == NULL || (aidw && r_obs == NULL))
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
                    "Not enough memory for a %zu × %zu preview: lower the preview resolution.", request->grid.width,
                    request->grid.height);
       return NULL;
     }
-  shepard_outputs outputs = { .values = values, .alpha = alpha };
+  shepard_outputs outputs = { .values = values, .alpha = alpha, .r_obs = r_obs };
   start = g_get_monotonic_time ();
   status = shepard_engine_interpolate_grid (self->engine, &request->params, &request->grid, &outputs,
-                                            engine_cancel_check, check, &engine_error);
+                                            _shepard_document_cancel_check, check, &engine_error);
   if (status != SHEPARD_OK)
     {
-      set_engine_failure (error, status, &engine_error);
+      _shepard_document_set_engine_failure (error, status, &engine_error);
       return NULL;
     }
-  return shepard_surface_new_from_host (&request->grid, &request->params, values, alpha,
-                                        (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC);
+  double seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+  return shepard_surface_new_from_host (&request->grid, &request->params, values, alpha, r_obs,
+                                        expected_distance_locked (self, &request->params), seconds);
 }
 
 static void
@@ -436,17 +482,11 @@ typedef struct {
   shepard_params params;
   shepard_grid grid;
   char *value_path;
-  char *alpha_path;
+  char *alpha_path, *r_path, *r_obs_path;
+  ShepardGridExportPlanes extra_bands;
   char *driver_name;
   ShepardSampleType sample_type;
-  ShepardExportProgress progress;
-  GObject *progress_target;
-  GMainContext *context;
-  GCancellable *cancellable;
-  /* The last fraction the worker reported, and whether the main thread still has to show one. */
-  GMutex lock;
-  double fraction;
-  gboolean update_pending;
+  ShepardProgressRelay *progress;
 } ExportRequest;
 
 static void
@@ -456,46 +496,27 @@ export_request_free (gpointer data)
 
   g_free (request->value_path);
   g_free (request->alpha_path);
+  g_free (request->r_path);
+  g_free (request->r_obs_path);
   g_free (request->driver_name);
-  g_clear_object (&request->progress_target);
-  g_clear_object (&request->cancellable);
-  g_main_context_unref (request->context);
-  g_mutex_clear (&request->lock);
+  shepard_progress_relay_unref (request->progress);
   g_free (request);
-}
-
-static gboolean
-deliver_progress (gpointer data)
-{
-  GTask *task = data;
-  ExportRequest *request = g_task_get_task_data (task);
-
-  g_mutex_lock (&request->lock);
-  double fraction = request->fraction;
-  request->update_pending = FALSE;
-  g_mutex_unlock (&request->lock);
-  if (request->progress != NULL)
-    request->progress (request->progress_target, fraction);
-  return G_SOURCE_REMOVE;
 }
 
 static int CPL_STDCALL
 export_progress (double fraction, const char *message, void *data)
 {
-  GTask *task = data;
-  ExportRequest *request = g_task_get_task_data (task);
-  gboolean schedule;
+  return shepard_progress_relay_report (data, fraction);
+}
 
-  g_mutex_lock (&request->lock);
-  request->fraction = fraction;
-  schedule = !request->update_pending;
-  request->update_pending = TRUE;
-  g_mutex_unlock (&request->lock);
-  /* At most one update waits on the main loop, so a fast export cannot flood it. */
-  if (schedule)
-    g_main_context_invoke_full (request->context, G_PRIORITY_DEFAULT, deliver_progress, g_object_ref (task),
-                                g_object_unref);
-  return !g_cancellable_is_cancelled (request->cancellable);
+static ShepardRasterFormat
+export_format (ShepardDocument *self, const char *driver_name, ShepardSampleType sample_type)
+{
+  return (ShepardRasterFormat) {
+    .driver_name = driver_name,
+    .data_type = sample_type == SHEPARD_SAMPLE_FLOAT64 ? GDT_Float64 : GDT_Float32,
+    .crs_wkt = self->points->crs_wkt,
+  };
 }
 
 static void
@@ -506,17 +527,17 @@ export_thread (GTask *task, gpointer source_object, gpointer task_data, GCancell
   ShepardGridExport export = {
     .value_path = request->value_path,
     .alpha_path = request->alpha_path,
-    .format = {
-      .driver_name = request->driver_name,
-      .data_type = request->sample_type == SHEPARD_SAMPLE_FLOAT64 ? GDT_Float64 : GDT_Float32,
-      .crs_wkt = self->points->crs_wkt,
-    },
+    .format = export_format (self, request->driver_name, request->sample_type),
+    .extra_bands = request->extra_bands,
+    .r_path = request->r_path,
+    .r_obs_path = request->r_obs_path,
+    .value_name = self->points->field_name,
   };
   GError *error = NULL;
 
   g_mutex_lock (&self->engine_lock);
   gboolean written = shepard_grid_export (self->engine, &request->params, &request->grid, &export, export_progress,
-                                          task, &error);
+                                          request->progress, &error);
   g_mutex_unlock (&self->engine_lock);
   if (written)
     g_task_return_boolean (task, TRUE);
@@ -526,32 +547,49 @@ export_thread (GTask *task, gpointer source_object, gpointer task_data, GCancell
 
 void
 shepard_document_export_async (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
-                               const char *value_path, const char *alpha_path, const char *driver_name,
-                               ShepardSampleType sample_type, ShepardExportProgress progress,
-                               GObject *progress_target,
-                               GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+                               const ShepardExportTarget *target, ShepardProgressCallback progress,
+                               GObject *progress_target, GCancellable *cancellable, GAsyncReadyCallback callback,
+                               gpointer user_data)
 {
   g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
-  g_return_if_fail (params != NULL && grid != NULL && value_path != NULL);
+  g_return_if_fail (params != NULL && grid != NULL && target != NULL && target->value_path != NULL);
   g_return_if_fail (progress_target == NULL || G_IS_OBJECT (progress_target));
 
   ExportRequest *request = g_new0 (ExportRequest, 1);
   request->params = *params;
   request->grid = *grid;
-  request->value_path = g_strdup (value_path);
-  request->alpha_path = g_strdup (alpha_path);
-  request->driver_name = g_strdup (driver_name);
-  request->sample_type = sample_type;
-  request->progress = progress;
-  request->progress_target = progress_target != NULL ? g_object_ref (progress_target) : NULL;
-  request->context = g_main_context_ref_thread_default ();
-  request->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
-  g_mutex_init (&request->lock);
+  request->value_path = g_strdup (target->value_path);
+  request->alpha_path = g_strdup (target->alpha_path);
+  request->r_path = g_strdup (target->r_path);
+  request->r_obs_path = g_strdup (target->r_obs_path);
+  request->extra_bands = target->extra_bands;
+  request->driver_name = g_strdup (target->driver_name);
+  request->sample_type = target->sample_type;
+  request->progress = shepard_progress_relay_new (progress, progress_target, cancellable);
 
   g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, shepard_document_export_async);
   g_task_set_task_data (task, request, export_request_free);
   g_task_run_in_thread (task, export_thread);
+}
+
+gboolean
+shepard_document_check_export (ShepardDocument *self, const shepard_params *params, const ShepardExportTarget *target,
+                               GError **error)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (params != NULL && target != NULL && target->value_path != NULL, FALSE);
+
+  ShepardGridExport export = {
+    .value_path = target->value_path,
+    .alpha_path = target->alpha_path,
+    .format = export_format (self, target->driver_name, target->sample_type),
+    .extra_bands = target->extra_bands,
+    .r_path = target->r_path,
+    .r_obs_path = target->r_obs_path,
+    .value_name = self->points->field_name,
+  };
+  return shepard_grid_export_check (params, &export, error);
 }
 
 gboolean

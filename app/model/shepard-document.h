@@ -3,8 +3,13 @@
 
 #include <gio/gio.h>
 
+#include "grid-export.h"
 #include "point-layer.h"
+#include "progress-relay.h"
+#include "shepard-cross-validation.h"
 #include "shepard-engine.h"
+#include "shepard-explanation.h"
+#include "shepard-optimiser.h"
 #include "shepard-surface.h"
 #include "writable-formats.h"
 
@@ -12,6 +17,10 @@ G_BEGIN_DECLS
 
 #define SHEPARD_TYPE_DOCUMENT (shepard_document_get_type ())
 G_DECLARE_FINAL_TYPE (ShepardDocument, shepard_document, SHEPARD, DOCUMENT, GObject)
+
+/* A layer of points read from a file, or (the classroom sandbox) edited by hand; its engine computes surfaces,
+ * cross-validations and explanations in worker threads, one at a time. "points-changed" follows every edit of a
+ * sandbox's points. */
 
 /* Reads the points of path (field NULL: the first numeric field) and gives them to a new engine, in a worker
  * thread. */
@@ -54,15 +63,68 @@ ShepardSurface *shepard_document_interpolate_if_idle (ShepardDocument *self, con
                                                       const shepard_grid *grid, ShepardSurfaceMemory memory,
                                                       GError **error);
 
-/* Called on the thread that started the export, with a reference on target held meanwhile. */
-typedef void (*ShepardExportProgress) (GObject *target, double fraction);
+/* Cross-validates the layer with params (folds: SHEPARD_FOLDS_LEAVE_ONE_OUT or a count, dealt by seed) in a worker
+ * thread; a cancel gives the engine up within ~100 ms (G_IO_ERROR_CANCELLED). */
+void shepard_document_cross_validate_async (ShepardDocument *self, const shepard_params *params, size_t folds,
+                                            guint64 seed, GCancellable *cancellable, GAsyncReadyCallback callback,
+                                            gpointer user_data);
+ShepardCrossValidation *shepard_document_cross_validate_finish (ShepardDocument *self, GAsyncResult *result,
+                                                                GError **error);
 
-/* Writes the value raster (and the alpha raster when alpha_path is set) atomically through app/grid-export, in a
- * worker thread, with the layer's CRS. */
+/* Explains the value at (x, y) under params, listing shepard_explanation_capacity_for (params) nearest points. */
+void shepard_document_explain_async (ShepardDocument *self, const shepard_params *params, double x, double y,
+                                     GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+ShepardExplanation *shepard_document_explain_finish (ShepardDocument *self, GAsyncResult *result, GError **error);
+
+/* Tunes params for the smallest cross-validation error (app/analysis/shepard-optimiser) in a worker thread. The
+ * engine is the optimiser's until it is done or cancelled (G_IO_ERROR_CANCELLED, within ~100 ms): interpolations
+ * wait meanwhile. */
+void shepard_document_optimise_async (ShepardDocument *self, const shepard_params *params,
+                                      const ShepardOptimiseOptions *options, ShepardProgressCallback progress,
+                                      GObject *progress_target, GCancellable *cancellable,
+                                      GAsyncReadyCallback callback, gpointer user_data);
+gboolean shepard_document_optimise_finish (ShepardDocument *self, GAsyncResult *result,
+                                           ShepardOptimiseResult *optimised, GError **error);
+
+/* The classroom sandbox: a layer of hand-placed points (one field, "value") over a chosen extent {x_min, y_min,
+ * x_max, y_max}, which is what it shows, previews and exports by default. crs: any definition GDAL takes
+ * ("EPSG:28992", WKT, PROJ), or NULL / "" for none. */
+ShepardDocument *shepard_document_new_sandbox (const double extent[4], const char *crs, GError **error);
+gboolean shepard_document_is_sandbox (ShepardDocument *self);
+/* Bumped by every edit of the points. */
+guint shepard_document_get_points_generation (ShepardDocument *self);
+/* Edits of a sandbox's points, on the main thread: each waits for the engine (cancel the previews first), gives it
+ * the new points and emits "points-changed". Values and coordinates must be finite; indices refer to
+ * shepard_document_get_points. add returns the new point's index. */
+gssize shepard_document_add_point (ShepardDocument *self, double x, double y, double value, GError **error);
+gboolean shepard_document_move_point (ShepardDocument *self, size_t index, double x, double y, GError **error);
+gboolean shepard_document_set_point_value (ShepardDocument *self, size_t index, double value, GError **error);
+gboolean shepard_document_remove_point (ShepardDocument *self, size_t index, GError **error);
+/* Writes the points (with their CRS, field "value") as a point layer in path's format (GeoPackage for .gpkg), which
+ * then opens again like any layer; atomically. */
+gboolean shepard_document_save_points (ShepardDocument *self, const char *path, GError **error);
+
+/* What an export writes (app/io/grid-export): the values, and any of alpha, R and r_obs as extra bands of the value
+ * raster or as rasters of their own at the paths given (NULL: none), in one driver (NULL: GeoTIFF). */
+typedef struct {
+  const char *value_path;
+  ShepardGridExportPlanes extra_bands;
+  const char *alpha_path, *r_path, *r_obs_path;
+  const char *driver_name;
+  ShepardSampleType sample_type;
+} ShepardExportTarget;
+
+/* Whether target can be written with params (R and r_obs need AIDW, distinct files, a format that holds the bands),
+ * before anything is computed: for a dialog to refuse at once. */
+gboolean shepard_document_check_export (ShepardDocument *self, const shepard_params *params,
+                                        const ShepardExportTarget *target, GError **error);
+
+/* Writes target atomically through app/io/grid-export, in a worker thread, with the layer's CRS; band 1 of a
+ * multi-band raster is described with the field's name. */
 void shepard_document_export_async (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
-                                    const char *value_path, const char *alpha_path, const char *driver_name,
-                                    ShepardSampleType sample_type, ShepardExportProgress progress,
-                                    GObject *progress_target, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data);
+                                    const ShepardExportTarget *target, ShepardProgressCallback progress,
+                                    GObject *progress_target, GCancellable *cancellable,
+                                    GAsyncReadyCallback callback, gpointer user_data);
 gboolean shepard_document_export_finish (ShepardDocument *self, GAsyncResult *result, GError **error);
 
 G_END_DECLS

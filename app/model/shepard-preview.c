@@ -55,6 +55,7 @@ enum {
 };
 
 enum {
+  SIGNAL_REQUESTED,
   SIGNAL_SURFACE_READY,
   SIGNAL_FAILED,
   N_SIGNALS
@@ -240,6 +241,7 @@ shepard_preview_request (ShepardPreview *self, const shepard_params *params, gui
       return;
     }
   set_invalid_reason (self, NULL);
+  g_signal_emit (self, signals[SIGNAL_REQUESTED], 0);
   self->cancellable = g_cancellable_new ();
 
   shepard_preview_get_grid (self, long_side, FALSE, &grid);
@@ -427,6 +429,8 @@ shepard_preview_class_init (ShepardPreviewClass *klass)
                                                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  signals[SIGNAL_REQUESTED] = g_signal_new ("requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                            NULL, G_TYPE_NONE, 0);
   signals[SIGNAL_SURFACE_READY] = g_signal_new ("surface-ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                                 NULL, NULL, NULL, G_TYPE_NONE, 2,
                                                 SHEPARD_TYPE_SURFACE | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_BOOLEAN);

@@ -17,8 +17,9 @@ G_DECLARE_FINAL_TYPE (ShepardPreview, shepard_preview, SHEPARD, PREVIEW, GObject
  *   a moment; a full grid of a few tens of milliseconds comes at once, without the coarse one (it would only flicker);
  * - a surface of an older request never arrives after one of a newer request, nor a coarse one after a fine one;
  * - the surfaces stay on the GPU when the document computes on one and the display draws through CUDA-OpenGL interop.
- * "surface-ready" (ShepardSurface *surface, gboolean final) brings each surface; final: the full grid of the latest
- * request. "failed" (const char *message) says why the latest request gave no surface. */
+ * "requested" (no arguments) comes first with each request of valid parameters, before any engine work, so that other
+ * users of the engine can give it up; "surface-ready" (ShepardSurface *surface, gboolean final) brings each surface; final: the
+ * full grid of the latest request. "failed" (const char *message) says why the latest request gave no surface. */
 ShepardPreview *shepard_preview_new (void);
 
 /* The document to interpolate (NULL: none). Whatever was pending for the previous one is dropped; the surface and the

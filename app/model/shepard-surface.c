@@ -8,33 +8,46 @@
 
 G_DEFINE_BOXED_TYPE (ShepardSurface, shepard_surface, shepard_surface_ref, shepard_surface_unref)
 
+static float *
+floats_of (const double *values, size_t cells)
+{
+  if (values == NULL)
+    return NULL;
+  float *copy = g_new (float, cells);
+  for (size_t i = 0; i < cells; i++)
+    copy[i] = (float) values[i];
+  return copy;
+}
+
 ShepardSurface *
 shepard_surface_new_from_host (const shepard_grid *grid, const shepard_params *params, const double *values,
-                               const double *alpha, double seconds)
+                               const double *alpha, const double *r_obs, double r_exp, double seconds)
 {
   size_t cells = grid->width * grid->height;
   ShepardSurface *surface = g_atomic_rc_box_new0 (ShepardSurface);
 
   surface->grid = *grid;
   surface->params = *params;
-  surface->values = g_new (float, cells);
-  surface->alpha = g_new (float, cells);
+  surface->values = floats_of (values, cells);
+  surface->alpha = floats_of (alpha, cells);
+  surface->r_obs = floats_of (r_obs, cells);
+  surface->r_exp = r_exp;
   surface->value_min = INFINITY;
   surface->value_max = -INFINITY;
   for (size_t i = 0; i < cells; i++)
-    {
-      surface->values[i] = (float) values[i];
-      surface->alpha[i] = (float) alpha[i];
-      surface->value_min = MIN (surface->value_min, values[i]);
-      surface->value_max = MAX (surface->value_max, values[i]);
-    }
+    if (isfinite (values[i]))
+      {
+        surface->value_min = MIN (surface->value_min, values[i]);
+        surface->value_max = MAX (surface->value_max, values[i]);
+      }
   surface->seconds = seconds;
   return surface;
 }
 
 ShepardSurface *
 shepard_surface_new_on_gpu (const shepard_grid *grid, const shepard_params *params,
-                            shepard_device_grid *device_grid, ShepardDeviceGridPool *pool, double seconds)
+                            shepard_device_grid *device_grid, ShepardDeviceGridPool *pool, double r_exp,
+                            double seconds)
 {
   ShepardSurface *surface = g_atomic_rc_box_new0 (ShepardSurface);
 
@@ -42,6 +55,7 @@ shepard_surface_new_on_gpu (const shepard_grid *grid, const shepard_params *para
   surface->params = *params;
   surface->device_grid = device_grid;
   surface->pool = shepard_device_grid_pool_ref (pool);
+  surface->r_exp = r_exp;
   surface->value_min = NAN;
   surface->value_max = NAN;
   surface->seconds = seconds;
@@ -61,6 +75,7 @@ surface_clear (gpointer data)
 
   g_free (surface->values);
   g_free (surface->alpha);
+  g_free (surface->r_obs);
   if (surface->device_grid != NULL)
     shepard_device_grid_pool_give_back (surface->pool, surface->device_grid);
   g_clear_pointer (&surface->pool, shepard_device_grid_pool_unref);
@@ -102,27 +117,62 @@ shepard_surface_lookup (const ShepardSurface *surface, double x, double y, doubl
   return TRUE;
 }
 
-float *
-shepard_surface_download_values (const ShepardSurface *surface, GError **error)
+gboolean
+shepard_surface_has_plane (const ShepardSurface *surface, shepard_plane plane)
 {
-  g_return_val_if_fail (surface != NULL && surface->device_grid != NULL, NULL);
+  g_return_val_if_fail (surface != NULL, FALSE);
+
+  switch (plane)
+    {
+    case SHEPARD_PLANE_VALUES:
+      return TRUE;
+    case SHEPARD_PLANE_ALPHA:
+      return surface->device_grid != NULL || surface->alpha != NULL;
+    case SHEPARD_PLANE_R_OBS:
+      return surface->params.method == SHEPARD_METHOD_AIDW && (surface->device_grid != NULL || surface->r_obs != NULL);
+    }
+  return FALSE;
+}
+
+static const char *
+plane_name (shepard_plane plane)
+{
+  return plane == SHEPARD_PLANE_ALPHA ? "adaptive power α" : plane == SHEPARD_PLANE_R_OBS ? "r_obs" : "values";
+}
+
+float *
+shepard_surface_copy_plane (const ShepardSurface *surface, shepard_plane plane, GError **error)
+{
+  g_return_val_if_fail (surface != NULL, NULL);
 
   size_t cells = surface->grid.width * surface->grid.height;
-  float *values = g_try_new (float, cells);
+  if (!shepard_surface_has_plane (surface, plane))
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                   "This surface has no %s: r_obs and R exist for adaptive IDW only.", plane_name (plane));
+      return NULL;
+    }
+  if (surface->device_grid == NULL)
+    {
+      const float *source = plane == SHEPARD_PLANE_ALPHA ? surface->alpha : plane == SHEPARD_PLANE_R_OBS
+                                                                              ? surface->r_obs
+                                                                              : surface->values;
+      return g_memdup2 (source, cells * sizeof (float));
+    }
+  float *copy = g_try_new (float, cells);
   shepard_error engine_error = { 0 };
-
-  if (values == NULL)
+  if (copy == NULL)
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
                    "Not enough memory to copy a %zu × %zu preview from the GPU: lower the preview resolution.",
                    surface->grid.width, surface->grid.height);
       return NULL;
     }
-  if (shepard_device_grid_read (surface->device_grid, 0, cells, values, NULL, &engine_error) != SHEPARD_OK)
+  if (shepard_device_grid_read_plane (surface->device_grid, plane, 0, cells, copy, &engine_error) != SHEPARD_OK)
     {
-      g_free (values);
+      g_free (copy);
       shepard_app_error_set_from_engine (error, &engine_error);
       return NULL;
     }
-  return values;
+  return copy;
 }

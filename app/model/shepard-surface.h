@@ -21,9 +21,11 @@ typedef struct {
   shepard_grid grid;
   shepard_params params;
   float *values;          /* width x height, row 0 at the top; NULL when the grid is on the GPU */
-  float *alpha;           /* the power used at each cell (p for IDW); NULL when the grid is on the GPU */
-  shepard_device_grid *device_grid; /* the values and alphas on the GPU, or NULL */
+  float *alpha;           /* the power used at each cell (p for IDW); NULL on the GPU or for a derived surface */
+  float *r_obs;           /* AIDW: mean distance to the k nearest, map units; NULL on the GPU, for IDW or derived */
+  shepard_device_grid *device_grid; /* the values, alphas and r_obs on the GPU, or NULL */
   ShepardDeviceGridPool *pool;      /* where device_grid goes back to */
+  double r_exp;           /* AIDW's r_exp for params over the layer, so that R = r_obs / r_exp; NaN for IDW */
   double value_min, value_max;      /* NaN when the grid is on the GPU */
   double seconds;         /* wall time of the engine call */
 } ShepardSurface;
@@ -31,21 +33,26 @@ typedef struct {
 #define SHEPARD_TYPE_SURFACE (shepard_surface_get_type ())
 GType shepard_surface_get_type (void) G_GNUC_CONST;
 
-/* A surface in host memory, its values and alphas copied from float64 outputs. */
+/* A surface in host memory, copied from float64 outputs; alpha and r_obs may be NULL (a derived surface such as a
+ * difference has values only). */
 ShepardSurface *shepard_surface_new_from_host (const shepard_grid *grid, const shepard_params *params,
-                                               const double *values, const double *alpha, double seconds);
+                                               const double *values, const double *alpha, const double *r_obs,
+                                               double r_exp, double seconds);
 /* A surface whose grid stays on the GPU; device_grid goes back to pool when the last reference goes. */
 ShepardSurface *shepard_surface_new_on_gpu (const shepard_grid *grid, const shepard_params *params,
                                             shepard_device_grid *device_grid, ShepardDeviceGridPool *pool,
-                                            double seconds);
+                                            double r_exp, double seconds);
 
 ShepardSurface *shepard_surface_ref (ShepardSurface *surface);
 void shepard_surface_unref (ShepardSurface *surface);
 /* The cell holding (x, y); FALSE outside the grid (or when a cell on the GPU cannot be read). */
 gboolean shepard_surface_lookup (const ShepardSurface *surface, double x, double y, double *value, double *alpha);
-/* The values of a surface on the GPU copied to the host (width x height floats, g_free them), for drawing where
- * CUDA-OpenGL interop is not possible; NULL with an error when the GPU cannot be read. */
-float *shepard_surface_download_values (const ShepardSurface *surface, GError **error);
+/* Whether the surface holds a plane: values always; alpha unless derived; r_obs for AIDW (not derived). */
+gboolean shepard_surface_has_plane (const ShepardSurface *surface, shepard_plane plane);
+/* The cells of one plane in host memory, copied from the GPU when the grid lives there: width x height floats to
+ * g_free; NULL with an error when the surface lacks the plane or the GPU cannot be read. For drawing where
+ * CUDA-OpenGL interop is not possible, and for statistics. */
+float *shepard_surface_copy_plane (const ShepardSurface *surface, shepard_plane plane, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ShepardSurface, shepard_surface_unref)
 

@@ -63,9 +63,7 @@ surface_values (ShepardSurface *surface)
 {
   g_autoptr (GError) error = NULL;
 
-  if (surface->device_grid == NULL)
-    return g_memdup2 (surface->values, surface->grid.width * surface->grid.height * sizeof (float));
-  float *values = shepard_surface_download_values (surface, &error);
+  float *values = shepard_surface_copy_plane (surface, SHEPARD_PLANE_VALUES, &error);
   g_assert_no_error (error);
   return values;
 }

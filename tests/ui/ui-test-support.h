@@ -45,6 +45,12 @@ typedef struct {
 void pixels_from_texture (GdkTexture *texture, Pixels *pixels);
 void pixel_rgb (const Pixels *pixels, int x, int y, int rgb[3]);
 
+/* The cell of the window's surface, among those whose value in values lies in [lowest, highest], that lies far from
+ * every data dot and whose 5 x 5 neighbourhood spans the least: where no rounding of the cell's position can move the
+ * colour. FALSE when none qualifies. */
+gboolean pick_smooth_cell (ShepardWindow *window, const float *values, double lowest, double highest,
+                           size_t *row, size_t *col);
+
 /* Picks a cell far from every data dot, where the surface is smooth enough that no rounding of the cell's position
  * can move the colour, and asserts that the window shows the ramp's colour of values (the surface's grid, as the
  * engine computed it) there. Saves the window as screenshot_name in G_TEST_BUILDDIR for a look by eye. */
