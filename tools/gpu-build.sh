@@ -3,9 +3,9 @@
 # Runs here (Debian 12 with nvcc) and prepares what tools/gpu-check.sh runs on the GPU test machine (Ubuntu 24.04 with
 # the NVIDIA driver and nvcc, but no GLib, libepoxy or GL loaders): builds build-gpu/ with the CUDA backend for sm_90
 # only (what travels to that machine is limited to 64 MiB), the engine's tests, render/ and its GL and interop tests
-# (GLib and libepoxy suffice: no GTK, no GDAL) and the benchmarks; copies the programs gpu-check.sh runs into
-# build-gpu/carry/ (packed) and the Debian runtime packages they need (GLib, libepoxy, the GLVND EGL loaders) into
-# .gpu-debs/.
+# (GLib and libepoxy suffice: no GTK, no GDAL) and the benchmarks (CUDA, preview, cross-validation, optimiser); copies the
+# programs gpu-check.sh runs into build-gpu/carry/ (packed) and the Debian runtime packages they need (GLib, libepoxy,
+# the GLVND EGL loaders) into .gpu-debs/.
 # Both are git-ignored, so the device tool takes them only when named in its carry list; the last line printed says
 # how to call it.
 # Usage: tools/gpu-build.sh    (SHEPARD_STAGE_DEBS: the package staging script, default ../shared/gpu/stage-debs.sh)
@@ -50,13 +50,14 @@ if [[ ! -x "$build_dir/tests/render/test-interop" ]]; then
     "(libepoxy-dev); see the 'Shepard' summary above." >&2
   exit 1
 fi
-for program in shepard-bench-cuda shepard-bench-preview; do
+for program in shepard-bench-cuda shepard-bench-preview shepard-bench-cv; do
   if [[ ! -x "$build_dir/tests/bench/$program" ]]; then
     echo "gpu-build: $build_dir/tests/bench/$program was not built; see the 'Shepard' summary above." >&2
     exit 1
   fi
 done
 for program in "$build_dir/tests/bench/shepard-bench-cuda" "$build_dir/tests/bench/shepard-bench-preview" \
+  "$build_dir/tests/bench/shepard-bench-cv" "$build_dir/tests/bench/shepard-bench-optimise" \
   "$build_dir/tests/bench/cdp/cdp-idw-check"; do
   if [[ -x "$program" ]]; then
     strip --strip-debug -o "$stage_dir/bench/${program##*/}" "$program"
@@ -64,9 +65,19 @@ for program in "$build_dir/tests/bench/shepard-bench-cuda" "$build_dir/tests/ben
 done
 XZ_OPT=-T0 tar -cJf "$carry_dir/programs.tar.xz" -C "$stage_dir" tests bench
 
-# GLib for every test program; libepoxy and the GLVND EGL loader for render/'s tests and the preview benchmark.
-if compgen -G "$debs_dir/libglib2.0-0_*.deb" >/dev/null && compgen -G "$debs_dir/libepoxy0_*.deb" >/dev/null &&
-  compgen -G "$debs_dir/libegl1_*.deb" >/dev/null; then
+# GLib for every test program; libepoxy and the GLVND EGL loader for render/'s tests and the preview benchmark; NLopt
+# when a staged program links it (the optimiser's tests).
+extra_debs=()
+if readelf -d "$stage_dir"/tests/* "$stage_dir"/bench/* 2>/dev/null | grep 'NEEDED.*\[libnlopt\.so' >/dev/null; then
+  extra_debs+=(libnlopt0)
+fi
+staged=true
+for package in libglib2.0-0 libepoxy0 libegl1 "${extra_debs[@]}"; do
+  if ! compgen -G "$debs_dir/${package}_*.deb" >/dev/null; then
+    staged=false
+  fi
+done
+if [[ "$staged" == true ]]; then
   echo "gpu-build: the runtime packages are already in $debs_dir/ (delete it to fetch them again)."
 else
   if [[ ! -x "$stage_debs" ]]; then
@@ -74,7 +85,7 @@ else
     exit 1
   fi
   echo "gpu-build: fetching the Debian runtime packages into $debs_dir/"
-  "$stage_debs" "$debs_dir"
+  "$stage_debs" "$debs_dir" "${extra_debs[@]}"
 fi
 
 # What the device tool sends: the working tree (tracked files and untracked ones git does not ignore) and the carry.

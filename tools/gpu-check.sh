@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Runs on the GPU test machine, in the repository root, what tools/gpu-build.sh built and staged: (1) the engine's
 # tests against the CUDA backend and render/'s GL and interop tests, (2) compute-sanitizer memcheck and racecheck over
-# the CUDA backend's, the device grid's and the interop tests (test-cuda*, test-device-grid*, test-interop) and a small
-# benchmark run, synccheck and initcheck over that run, (3) the CUDA benchmark, (4) the preview frame-time benchmark
-# (engine -> CUDA-OpenGL interop -> drawn frame). Logs go to $OUT (build-gpu/check-out when unset): gpu-check.log
-# (everything), sanitizer.log, bench.txt, bench.csv, bench-preview.txt, bench-preview.csv and summary.txt. Prints the
-# benchmarks' tables and a summary last; exits non-zero if any step failed or found no device (or no GL context).
+# the CUDA backend's, the device grid's, the interop and the cross-validation tests (test-cuda*, test-device-grid*,
+# test-interop, test-cross-validation) and a small benchmark run, synccheck and initcheck over that run, (3) the CUDA
+# benchmark, (4) the cross-validation benchmark (leave-one-out on the GPU beside the CPU, with the goals), (5) the
+# optimiser benchmark, (6) the preview frame-time benchmark (engine -> CUDA-OpenGL interop -> drawn frame). Logs go to
+# $OUT (build-gpu/check-out when unset): gpu-check.log (everything), sanitizer.log, bench.txt, bench.csv,
+# bench-cv.txt, bench-optimise.txt, bench-preview.txt, bench-preview.csv and summary.txt. Prints the benchmarks' tables and a summary last; exits non-zero if any step
+# failed or found no device (or no GL context).
 # Usage: tools/gpu-check.sh    (the device tool: carry ["build-gpu/carry", ".gpu-debs"], timeout_s 600)
 # Environment: GPU_CHECK_SECONDS (time for all steps, default 540), GPU_CHECK_SANITIZE (test programs to sanitize),
 # GPU_CHECK_BENCH_ARGS (arguments of the full benchmark run, default none: every size), GPU_CHECK_PREVIEW_ARGS
-# (arguments of the preview benchmark, default none: 10K, 100K and 1M points at 1024 x 1024).
+# (arguments of the preview benchmark, default none: 10K, 100K and 1M points at 1024 x 1024), GPU_CHECK_CV_ARGS
+# (arguments of the cross-validation benchmark, default none), GPU_CHECK_SKIP (steps to leave out, e.g. "benchmark
+# preview-benchmark" when the kernels they time did not change: each is listed as skipped, which fails nothing).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 if [[ -d /usr/local/cuda/bin ]]; then
@@ -24,10 +28,32 @@ debs_dir=.gpu-debs
 private_root=/tmp/gpu-root
 out=${OUT:-build-gpu/check-out}
 deadline=$((SECONDS + ${GPU_CHECK_SECONDS:-540}))
+read -ra skip_steps <<<"${GPU_CHECK_SKIP:-}"
+# is_skipped STEP: whether GPU_CHECK_SKIP names the step.
+is_skipped() {
+  local step
+  for step in "${skip_steps[@]}"; do
+    if [[ "$step" == "$1" ]]; then
+      return 0
+    fi
+  done
+  return 1
+}
 # Time kept for the benchmarks while the earlier steps run (the CUDA benchmark takes about 80 s on an H200, the
-# preview benchmark about 30 s); a sanitizer run gets at most sanitize_cap seconds.
+# cross-validation benchmark about 20 s, the preview benchmark about 30 s); a sanitizer run gets at most sanitize_cap
+# seconds.
 bench_reserve=200
+cv_reserve=60
 preview_reserve=90
+if is_skipped benchmark; then
+  bench_reserve=0
+fi
+if is_skipped cv-benchmark; then
+  cv_reserve=0
+fi
+if is_skipped preview-benchmark; then
+  preview_reserve=0
+fi
 test_timeout=120
 sanitize_cap=150
 # compute-sanitizer does not support CUDA Dynamic Parallelism ("not supported by the selected tool"): the CDP variant,
@@ -48,13 +74,22 @@ say() {
   echo "gpu-check: $*" | tee -a "$log"
 }
 
-# record STEP STATUS SECONDS DETAIL: a line of the summary; any status but ok fails the run.
+# record STEP STATUS SECONDS DETAIL: a line of the summary; any status but ok and skipped fails the run.
 record() {
   summary+=("$(printf '%-22s %-9s %5s  %s' "$1" "$2" "$3" "$4")")
   say "$1: $2 ($4)"
-  if [[ "$2" != ok ]]; then
+  if [[ "$2" != ok && "$2" != skipped ]]; then
     failed=1
   fi
+}
+
+# skip STEP: records the step as skipped when GPU_CHECK_SKIP names it; true then.
+skip() {
+  if is_skipped "$1"; then
+    record "$1" skipped 0 "GPU_CHECK_SKIP"
+    return 0
+  fi
+  return 1
 }
 
 seconds_left() {
@@ -186,8 +221,9 @@ fi
 # By default the CUDA backend's own tests, which run every kernel variant, and the tests of results kept on the GPU
 # and of CUDA-OpenGL interop (these need the EGL environment exported above: LD_LIBRARY_PATH and
 # __EGL_VENDOR_LIBRARY_FILENAMES, which compute-sanitizer passes on); the engine tests under SHEPARD_TEST_BACKEND=cuda
-# can be added by name (GPU_CHECK_SANITIZE="test-cuda* test-interpolation"). Names that match no program are left out.
-read -ra sanitize_names <<<"${GPU_CHECK_SANITIZE:-test-cuda* test-device-grid* test-interop}"
+# can be added by name (GPU_CHECK_SANITIZE="test-cuda* test-interpolation"); the cross-validation tests are (their float32
+# cases run on the GPU). Names that match no program are left out.
+read -ra sanitize_names <<<"${GPU_CHECK_SANITIZE:-test-cuda* test-device-grid* test-interop test-cross-validation}"
 sanitize_programs=()
 for name in "${sanitize_names[@]}"; do
   for program in "$carry_dir"/tests/$name; do
@@ -202,7 +238,7 @@ done
 sanitize() {
   local tool=$1 limit output status errors
   shift
-  limit=$(($(seconds_left) - bench_reserve - preview_reserve))
+  limit=$(($(seconds_left) - bench_reserve - cv_reserve - preview_reserve))
   if ((limit > sanitize_cap)); then
     limit=$sanitize_cap
   fi
@@ -232,7 +268,7 @@ sanitize() {
 bench_program=$carry_dir/bench/shepard-bench-cuda
 for tool in memcheck racecheck synccheck initcheck; do
   start=$SECONDS
-  if no_device "$tool"; then
+  if skip "$tool" || no_device "$tool"; then
     continue
   fi
   if ! command -v compute-sanitizer >/dev/null; then
@@ -256,8 +292,8 @@ done
 
 # --- (3) the benchmark
 start=$SECONDS
-if ! no_device "benchmark"; then
-  limit=$(($(seconds_left) - preview_reserve - 5))
+if ! skip "benchmark" && ! no_device "benchmark"; then
+  limit=$(($(seconds_left) - cv_reserve - preview_reserve - 5))
   if ((limit < 60)); then
     limit=60
   fi
@@ -277,10 +313,58 @@ if ! no_device "benchmark"; then
   fi
 fi
 
-# --- (4) the preview benchmark: a parameter change to a drawn 1024 x 1024 frame, through interop and through upload
+# --- (4) the cross-validation benchmark: leave-one-out on the GPU beside the CPU float32 path, and the CPU goals
+start=$SECONDS
+cv_program=$carry_dir/bench/shepard-bench-cv
+if skip "cv-benchmark"; then
+  :
+elif [[ ! -x "$cv_program" ]]; then
+  record "cv-benchmark" FAIL 0 "$cv_program was not carried: run tools/gpu-build.sh"
+elif ! no_device "cv-benchmark"; then
+  limit=$(($(seconds_left) - preview_reserve - 5))
+  if ((limit < 30)); then
+    limit=30
+  fi
+  # shellcheck disable=SC2086 # GPU_CHECK_CV_ARGS is a list of arguments
+  env SHEPARD_SOURCE_ROOT="$PWD" timeout --kill-after=10 "$limit" "$cv_program" ${GPU_CHECK_CV_ARGS:-} 2>>"$log" |
+    tee "$out/bench-cv.txt"
+  status=${PIPESTATUS[0]}
+  no_cuda=$(grep -m 1 '^no CUDA device' "$out/bench-cv.txt")
+  goals="$(grep -cE ' met( |$)' "$out/bench-cv.txt") goals met, $(grep -c 'MISSED' "$out/bench-cv.txt") missed"
+  if ((status == 124)); then
+    record "cv-benchmark" FAIL $((SECONDS - start)) "cut off after $limit s"
+  elif ((status != 0)); then
+    record "cv-benchmark" FAIL $((SECONDS - start)) "exit $status (1: a GPU prediction disagrees with the CPU)"
+  elif [[ -n "$no_cuda" ]]; then
+    record "cv-benchmark" FAIL $((SECONDS - start)) "$no_cuda"
+  else
+    record "cv-benchmark" ok $((SECONDS - start)) "$goals; $out/bench-cv.txt"
+  fi
+fi
+
+# --- (5) the optimiser on 10K points (local AIDW) on the GPU beside the CPU, with its goal (<= 2 s on the GPU)
+start=$SECONDS
+optimise_program=$carry_dir/bench/shepard-bench-optimise
+if skip "optimiser-benchmark"; then
+  :
+elif [[ ! -x "$optimise_program" ]]; then
+  record "optimiser-benchmark" FAIL 0 "$optimise_program was not carried: run tools/gpu-build.sh"
+elif ! no_device "optimiser-benchmark"; then
+  timeout --kill-after=10 60 "$optimise_program" 2>>"$log" | tee "$out/bench-optimise.txt"
+  status=${PIPESTATUS[0]}
+  if ((status != 0)); then
+    record "optimiser-benchmark" FAIL $((SECONDS - start)) "exit $status"
+  else
+    record "optimiser-benchmark" ok $((SECONDS - start)) "$out/bench-optimise.txt"
+  fi
+fi
+
+# --- (6) the preview benchmark: a parameter change to a drawn 1024 x 1024 frame, through interop and through upload
 start=$SECONDS
 preview_program=$carry_dir/bench/shepard-bench-preview
-if [[ ! -x "$preview_program" ]]; then
+if skip "preview-benchmark"; then
+  :
+elif [[ ! -x "$preview_program" ]]; then
   record "preview benchmark" FAIL 0 "$preview_program was not carried: run tools/gpu-build.sh"
 elif ! no_device "preview benchmark"; then
   limit=$(($(seconds_left) - 5))

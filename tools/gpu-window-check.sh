@@ -10,7 +10,7 @@
 #     2. the render tests on an EGL context of the NVIDIA driver (asked for 3.2 core, as GTK asks), test-interop under
 #        compute-sanitizer memcheck;
 #     3. the window's GPU paths (tests/ui/test-window-gpu): interop, pixels, hover, the copy-failure fallback, an export
-#        on CUDA, memory over 500 parameter changes;
+#        on CUDA, memory over 500 parameter changes; and its instruments on CUDA (tests/ui/test-window-instruments);
 #     4. shepard-grid on CUDA against the CPU (tests/cli/test-cli-cuda): meuse and 1M points, progress, Ctrl-C;
 #     5. frame times in the real window (shepard-bench-window), also with the driver's sync to vblank off.
 # Everything it prints also goes to $OUT/log.txt; screenshots come back as $OUT/*.png or .xwd. The last lines are a
@@ -100,6 +100,9 @@ step memcheck-interop "${egl_nvidia[@]}" "$sanitizer" --tool memcheck --leak-che
 # 3. The window's GPU paths.
 # SHEPARD_TEST_EXPECT_GL: the context GTK gets from the NVIDIA driver is exactly the 3.2 core it asks for.
 step test-window-gpu env SHEPARD_TEST_EXPECT_GL=3.2 "$programs/test-window-gpu"
+# The instruments with the engine on CUDA: cross-validation figures, explanations, the alpha surface through interop,
+# the residual map, the optimiser and the sandbox.
+step test-window-instruments "$programs/test-window-instruments"
 cp "$G_TEST_BUILDDIR"/screenshots/*/*.png "$out/" 2>/dev/null
 
 # 4. The command line on CUDA against the CPU.
