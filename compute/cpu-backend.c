@@ -208,6 +208,21 @@ finish_float32_batch (const interpolation_job *job, worker_scratch *scratch, siz
     }
 }
 
+/* AIDW's adaptive power at a query, from the squared distances to its nearest (local frame, ascending): r_obs, the
+ * mean distance to the k_density nearest, then R = r_obs / r_exp, the membership mu and alpha. */
+static double
+adaptive_alpha (const double *d2, size_t k_density, double r_exp_local, const shepard_params *params,
+                double *r_obs_local, double *mu)
+{
+  double r_obs = 0.0;
+  for (size_t j = 0; j < k_density; j++)
+    r_obs += sqrt (d2[j]);
+  r_obs /= (double) k_density;
+  *r_obs_local = r_obs;
+  *mu = shepard_aidw_membership (r_obs / r_exp_local, params->r_min, params->r_max);
+  return shepard_aidw_alpha (*mu, params->alpha);
+}
+
 static bool
 interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_error *error)
 {
@@ -244,12 +259,8 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
       double exponent = -0.5 * params->power;
       if (aidw)
         {
-          double r_obs = 0.0;
-          for (size_t j = 0; j < k_density; j++)
-            r_obs += sqrt (scratch->d2[j]);
-          r_obs /= (double) k_density;
-          double mu = shepard_aidw_membership (r_obs / r_exp_local, params->r_min, params->r_max);
-          double alpha = shepard_aidw_alpha (mu, params->alpha);
+          double r_obs, mu;
+          double alpha = adaptive_alpha (scratch->d2, k_density, r_exp_local, params, &r_obs, &mu);
           exponent = -0.5 * alpha;
           if (job->outputs->alpha)
             job->outputs->alpha[i] = alpha;
@@ -342,14 +353,6 @@ alloc_scratch (int threads, size_t k, size_t chunk)
   return scratch;
 }
 
-/* The larger side of the points' bounding box in the local frame: what the coincident tolerance is relative to. */
-static double
-extent_local_of (const shepard_point_set *points)
-{
-  double extent = fmax (points->x_max - points->x_min, points->y_max - points->y_min) * points->scale;
-  return extent > 0.0 ? extent : points->scale;
-}
-
 static size_t
 chunk_for (double pairs_per_chunk, size_t n_points)
 {
@@ -390,8 +393,7 @@ run_queries (interpolation_job *job, const char *message, shepard_progress_fn pr
   if (!scratch)
     return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the interpolation buffers.");
 
-  double coincident = SHEPARD_COINCIDENT_TOLERANCE * extent_local_of (points);
-  job->coincident_d2_local = coincident * coincident;
+  job->coincident_d2_local = shepard_point_set_coincident_d2_local (points);
   job->k_search = k_search;
   job->scratch = scratch;
   shepard_status status = shepard_parallel_for (threads, job->queries->count, chunk, interpolate_chunk, job, progress,
@@ -423,19 +425,21 @@ shepard_cpu_cross_validate (const shepard_cpu_backend *backend, const shepard_pa
 {
   const shepard_point_set *points = backend->points;
   const shepard_even_grid *grid = backend->grid;
-  /* Padded and aligned as the float copies of the points, which the SIMD kernels read alongside. */
-  size_t label_bytes = (points->n_padded * sizeof (uint32_t) + 63) / 64 * 64;
-  uint32_t *labels = aligned_alloc (64, label_bytes);
+  /* Leave-one-out labels each point with its own index, as the SIMD kernels read labels alongside the points. */
+  uint32_t *own_labels = NULL;
+  if (!holdout->fold_of)
+    own_labels = aligned_alloc (64, (points->n_padded * sizeof (uint32_t) + 63) / 64 * 64);
+  const uint32_t *labels = holdout->fold_of ? holdout->fold_of : own_labels;
   uint32_t *sorted_labels = malloc (points->n * sizeof *sorted_labels);
   if (!labels || !sorted_labels)
     {
-      free (labels);
+      free (own_labels);
       free (sorted_labels);
       return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to cross-validate %zu points.",
                            points->n);
     }
-  for (size_t i = 0; i < points->n_padded; i++)
-    labels[i] = i >= points->n ? UINT32_MAX : holdout->fold_of ? holdout->fold_of[i] : (uint32_t) i;
+  for (size_t i = 0; own_labels && i < points->n_padded; i++)
+    own_labels[i] = i < points->n ? (uint32_t) i : UINT32_MAX;
   for (size_t slot = 0; slot < points->n; slot++)
     sorted_labels[slot] = labels[grid->order[slot]];
 
@@ -458,7 +462,7 @@ shepard_cpu_cross_validate (const shepard_cpu_backend *backend, const shepard_pa
   const char *message = params->method == SHEPARD_METHOD_AIDW ? "Cross-validating (AIDW)"
                                                                : "Cross-validating (IDW)";
   shepard_status status = run_queries (&job, message, progress, progress_data, error);
-  free (labels);
+  free (own_labels);
   free (sorted_labels);
   return status;
 }
@@ -503,20 +507,14 @@ shepard_cpu_explain (const shepard_cpu_backend *backend, const shepard_params *p
   };
   if (aidw)
     {
-      double r_obs = 0.0;
-      for (size_t j = 0; j < k_density; j++)
-        r_obs += sqrt (d2[j]);
-      r_obs /= (double) k_density;
-      double r_exp_local = r_exp * points->scale;
+      double r_exp_local = r_exp * points->scale, r_obs;
+      result.alpha = adaptive_alpha (d2, k_density, r_exp_local, params, &r_obs, &result.mu);
       result.r_obs = r_obs / points->scale;
       result.r_exp = r_exp;
       result.r = r_obs / r_exp_local;
-      result.mu = shepard_aidw_membership (result.r, params->r_min, params->r_max);
-      result.alpha = shepard_aidw_alpha (result.mu, params->alpha);
     }
   double exponent = -0.5 * result.alpha;
-  double coincident = SHEPARD_COINCIDENT_TOLERANCE * extent_local_of (points);
-  double coincident_d2 = coincident * coincident;
+  double coincident_d2 = shepard_point_set_coincident_d2_local (points);
   for (size_t j = 0; j < n_listed; j++)
     listed[j] = (shepard_contribution) {
       .index = index[j],

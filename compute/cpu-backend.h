@@ -24,7 +24,9 @@ typedef struct {
 
 /* Cross-validation: the queries are the data points themselves, each predicted from the points outside its fold. */
 typedef struct {
-  const uint32_t *fold_of; /* per data point, in the order given; NULL: leave-one-out, each point its own fold */
+  /* Per data point, in the order given, padded to the point set's n_padded with UINT32_MAX and 64-byte aligned as the
+   * SIMD kernels read it (the CUDA backend reads the first n); NULL: leave-one-out, each point its own fold. */
+  const uint32_t *fold_of;
   uint32_t folds;          /* folds [0, large_folds) hold one point more than the others */
   uint32_t large_folds;
   /* AIDW's r_exp (given units) for the points outside a large fold and outside a small one (the same for LOO) */

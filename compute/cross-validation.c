@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cross-validation.h"
 
-#include "engine-private.h"
-
+#include "engine-internal.h"
 #include "parallel.h"
 
 #include <math.h>
@@ -79,18 +78,18 @@ uniform_below (uint64_t *state, uint64_t bound)
 }
 
 void
-shepard_cv_assign_folds (size_t n, size_t folds, uint64_t seed, size_t *fold_of)
+shepard_cv_assign_folds (size_t n, size_t folds, uint64_t seed, uint32_t *fold_of)
 {
   if (folds == 0)
     return;
   /* Shuffling the labels rather than the points needs no memory beyond fold_of, and keeps the fold sizes. */
   for (size_t i = 0; i < n; i++)
-    fold_of[i] = i % folds;
+    fold_of[i] = (uint32_t) (i % folds);
   uint64_t state = seed;
   for (size_t i = n; i > 1; i--)
     {
       size_t j = (size_t) uniform_below (&state, (uint64_t) i);
-      size_t swap = fold_of[i - 1];
+      uint32_t swap = fold_of[i - 1];
       fold_of[i - 1] = fold_of[j];
       fold_of[j] = swap;
     }
@@ -158,7 +157,7 @@ finish_chunk (void *context, size_t begin, size_t end, int worker, shepard_error
   for (size_t i = begin; i < end; i++)
     {
       double prediction = job->prediction32 ? (double) job->prediction32[i] : job->prediction[i];
-      if (job->prediction32)
+      if (job->prediction32 && job->prediction)
         job->prediction[i] = prediction;
       double residual = prediction - job->observed[i];
       if (job->residual)
@@ -202,5 +201,110 @@ shepard_cv_finish (const double *observed, const shepard_cv_observed *stats, con
     }
   if (chunk_sums != &single)
     free (chunk_sums);
+  return status;
+}
+
+/* The folds as the backends take them: labels in the points' order, padded and aligned as the CPU kernels read the
+ * points (NULL for leave-one-out, where a point's fold is its own slot); and r_exp per training-set size. */
+static shepard_status
+plan_holdout (shepard_engine *engine, const shepard_params *params, size_t folds, size_t fold_count, uint64_t seed,
+              uint32_t **labels, shepard_holdout *holdout, shepard_error *error)
+{
+  const shepard_point_set *points = &engine->points;
+  size_t n = points->n;
+  *labels = NULL;
+  *holdout = (shepard_holdout) { .folds = (uint32_t) fold_count, .large_folds = (uint32_t) (n % fold_count) };
+  if (folds != SHEPARD_FOLDS_LEAVE_ONE_OUT)
+    {
+      *labels = aligned_alloc (64, (points->n_padded * sizeof **labels + 63) / 64 * 64);
+      if (!*labels)
+        return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the folds of %zu points.",
+                             n);
+      shepard_cv_assign_folds (n, fold_count, seed, *labels);
+      for (size_t i = n; i < points->n_padded; i++)
+        (*labels)[i] = UINT32_MAX;
+      holdout->fold_of = *labels;
+    }
+  if (params->method != SHEPARD_METHOD_AIDW)
+    return SHEPARD_OK;
+  /* The region studied stays that of all n points; only the count a prediction rests on shrinks. */
+  double area;
+  shepard_status status = shepard_engine_study_area (engine, params, &area, error);
+  if (status != SHEPARD_OK)
+    return status;
+  size_t large_training, small_training;
+  shepard_cv_training_sizes (n, fold_count, &large_training, &small_training);
+  holdout->r_exp_large_fold = shepard_engine_expected_distance_for (params, large_training, area);
+  holdout->r_exp_small_fold = shepard_engine_expected_distance_for (params, small_training, area);
+  return SHEPARD_OK;
+}
+
+shepard_status
+shepard_engine_cross_validate (shepard_engine *engine, const shepard_params *params, size_t folds, uint64_t seed,
+                               const shepard_cv_outputs *outputs, shepard_cv_summary *summary,
+                               shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  if (!params)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters are missing.");
+  shepard_status status = shepard_params_validate (params, error);
+  if (status != SHEPARD_OK)
+    return status;
+  if (!engine->has_points)
+    return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points to cross-validate: load a layer "
+                         "with at least 3 points.");
+  size_t n = engine->points.n, fold_count;
+  status = shepard_cv_fold_count (n, folds, params, &fold_count, error);
+  if (status != SHEPARD_OK)
+    return status;
+
+  shepard_cv_outputs none = { 0 };
+  if (!outputs)
+    outputs = &none;
+  uint32_t *labels = NULL;
+  shepard_holdout holdout;
+  status = plan_holdout (engine, params, folds, fold_count, seed, &labels, &holdout, error);
+  bool on_gpu = false;
+#if SHEPARD_HAVE_CUDA
+  on_gpu = shepard_engine_runs_on_gpu (engine, params);
+#endif
+  /* The CPU needs somewhere to write its predictions; the GPU hands back float32 ones of its own. */
+  double *prediction = outputs->prediction, *cpu_prediction = NULL;
+  if (status == SHEPARD_OK && !on_gpu && !prediction)
+    {
+      prediction = cpu_prediction = malloc (n * sizeof *prediction);
+      if (!prediction)
+        status = shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to cross-validate %zu points.",
+                               n);
+    }
+  const float *gpu_prediction = NULL;
+  if (status == SHEPARD_OK)
+    {
+#if SHEPARD_HAVE_CUDA
+      if (on_gpu)
+        status = shepard_cuda_cross_validate (engine->cuda, &engine->points, params, &holdout, &gpu_prediction,
+                                              outputs->alpha, progress, progress_data, error);
+      else
+#endif
+        {
+          shepard_cpu_backend backend = shepard_engine_cpu_backend (engine);
+          status = shepard_cpu_cross_validate (&backend, params, &holdout, prediction, outputs->alpha, progress,
+                                               progress_data, error);
+        }
+    }
+  if (status == SHEPARD_OK)
+    {
+      if (!engine->observed_known)
+        {
+          shepard_cv_describe_observed (engine->points.z, n, &engine->observed);
+          engine->observed_known = true;
+        }
+      status = shepard_cv_finish (engine->points.z, &engine->observed, gpu_prediction, prediction, outputs->residual,
+                                  n, engine->threads, summary, error);
+    }
+  if (status == SHEPARD_OK && outputs->fold)
+    for (size_t i = 0; i < n; i++)
+      outputs->fold[i] = labels ? labels[i] : i;
+  free (labels);
+  free (cpu_prediction);
   return status;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Cross-validation's arithmetic around the backends: what a request may ask, the folds, and the summary. */
+/* Cross-validation around the backends: what a request may ask, the folds, the summary; the engine's entry point,
+ * shepard_engine_cross_validate, is in cross-validation.c too. */
 #ifndef SHEPARD_CROSS_VALIDATION_H
 #define SHEPARD_CROSS_VALIDATION_H
 
@@ -21,8 +22,8 @@ typedef struct {
 void shepard_cv_describe_observed (const double *observed, size_t n, shepard_cv_observed *stats);
 
 /* One pass over the predictions: turns the GPU's float32 ones (prediction32; NULL when prediction already holds
- * float64) into prediction, writes residual (prediction - observed; may be NULL), and gives n, ME, MAE, RMSE and R^2
- * (summary may be NULL). The sums do not depend on threads. */
+ * float64) into prediction (then may be NULL: the summary alone), writes residual (prediction - observed; may be
+ * NULL), and gives n, ME, MAE, RMSE and R^2 (summary may be NULL). The sums do not depend on threads. */
 shepard_status shepard_cv_finish (const double *observed, const shepard_cv_observed *stats, const float *prediction32,
                                   double *prediction, double *residual, size_t n, int threads,
                                   shepard_cv_summary *summary, shepard_error *error);

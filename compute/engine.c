@@ -1,38 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The engine object: backend choice, the points and their search grid, and validation of every call. */
-#include "shepard-engine.h"
-
-#include "shepard-compute-config.h"
-#include "cpu-backend.h"
-#include "engine-private.h"
-#if SHEPARD_HAVE_CUDA
-#include "cuda-backend.h"
-#endif
-#include "cross-validation.h"
+/* The engine object: backend choice, the points and their search grid, interpolation and explanation, and the
+ * validation of every call. Results kept on the GPU are in device-grid.c, cross-validation in cross-validation.c. */
+#include "engine-internal.h"
 #include "parallel.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct shepard_engine {
-  shepard_backend backend;
-  shepard_precision precision;
-  int threads;
-  char description[256];
-  char fallback_reason[224]; /* why "auto" runs on the CPU; empty otherwise */
-  const shepard_cpu_kernels *kernels;
-#if SHEPARD_HAVE_CUDA
-  shepard_cuda_backend *cuda; /* NULL on the CPU backend */
-#endif
-  bool has_points;
-  double hull_area; /* of the points, once asked for; NAN until then */
-  bool observed_known; /* whether observed holds the points' statistics, computed at the first cross-validation */
-  shepard_cv_observed observed;
-  shepard_point_set points;
-  shepard_even_grid grid;
-};
 
 static const char *
 precision_name (shepard_precision precision)
@@ -228,17 +203,16 @@ shepard_engine_bounds (const shepard_engine *engine, double *x_min, double *y_mi
   *y_max = known ? engine->points.y_max : NAN;
 }
 
-static shepard_cpu_backend
-cpu_backend_of (const shepard_engine *engine)
+shepard_cpu_backend
+shepard_engine_cpu_backend (const shepard_engine *engine)
 {
   return (shepard_cpu_backend) {
     &engine->points, &engine->grid, engine->kernels, engine->precision, engine->threads,
   };
 }
 
-/* The area A of AIDW's study region by the parameters' area mode, over all the engine's points. */
-static shepard_status
-study_area (shepard_engine *engine, const shepard_params *params, double *area, shepard_error *error)
+shepard_status
+shepard_engine_study_area (shepard_engine *engine, const shepard_params *params, double *area, shepard_error *error)
 {
   const shepard_point_set *points = &engine->points;
   const char *which;
@@ -274,9 +248,8 @@ study_area (shepard_engine *engine, const shepard_params *params, double *area, 
   return SHEPARD_OK;
 }
 
-/* AIDW's r_exp for predictions made from n_points over the area A, by params->rexp. */
-static double
-expected_distance_for (const shepard_params *params, size_t n_points, double area)
+double
+shepard_engine_expected_distance_for (const shepard_params *params, size_t n_points, double area)
 {
   if (params->rexp == SHEPARD_REXP_KNN)
     {
@@ -290,15 +263,14 @@ static shepard_status
 expected_distance (shepard_engine *engine, const shepard_params *params, double *r_exp, shepard_error *error)
 {
   double area;
-  shepard_status status = study_area (engine, params, &area, error);
+  shepard_status status = shepard_engine_study_area (engine, params, &area, error);
   if (status == SHEPARD_OK)
-    *r_exp = expected_distance_for (params, engine->points.n, area);
+    *r_exp = shepard_engine_expected_distance_for (params, engine->points.n, area);
   return status;
 }
 
-/* Checks what every interpolation needs and finds AIDW's r_exp. */
-static shepard_status
-prepare (shepard_engine *engine, const shepard_params *params, double *r_exp, shepard_error *error)
+shepard_status
+shepard_engine_prepare (shepard_engine *engine, const shepard_params *params, double *r_exp, shepard_error *error)
 {
   shepard_status status = shepard_params_validate (params, error);
   if (status != SHEPARD_OK)
@@ -313,9 +285,8 @@ prepare (shepard_engine *engine, const shepard_params *params, double *r_exp, sh
 }
 
 #if SHEPARD_HAVE_CUDA
-/* Neighbourhoods beyond what the GPU keeps in registers run on the CPU. */
-static bool
-runs_on_gpu (const shepard_engine *engine, const shepard_params *params)
+bool
+shepard_engine_runs_on_gpu (const shepard_engine *engine, const shepard_params *params)
 {
   return engine->cuda && params->neighbors <= SHEPARD_CUDA_MAX_NEIGHBORS
          && (params->method != SHEPARD_METHOD_AIDW || params->k <= SHEPARD_CUDA_MAX_NEIGHBORS);
@@ -329,20 +300,20 @@ interpolate (shepard_engine *engine, const shepard_params *params, const shepard
   if (!params || !outputs || !outputs->values)
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters or the output buffer are missing.");
   double r_exp = 0.0;
-  shepard_status status = prepare (engine, params, &r_exp, error);
+  shepard_status status = shepard_engine_prepare (engine, params, &r_exp, error);
   if (status != SHEPARD_OK)
     return status;
 #if SHEPARD_HAVE_CUDA
-  if (runs_on_gpu (engine, params))
+  if (shepard_engine_runs_on_gpu (engine, params))
     return shepard_cuda_interpolate (engine->cuda, &engine->points, params, r_exp, queries, outputs, progress,
                                      progress_data, error);
 #endif
-  shepard_cpu_backend backend = cpu_backend_of (engine);
+  shepard_cpu_backend backend = shepard_engine_cpu_backend (engine);
   return shepard_cpu_interpolate (&backend, params, r_exp, queries, outputs, progress, progress_data, error);
 }
 
-static shepard_status
-check_grid (const shepard_grid *grid, shepard_error *error)
+shepard_status
+shepard_engine_check_grid (const shepard_grid *grid, shepard_error *error)
 {
   if (!grid)
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The grid is missing.");
@@ -367,195 +338,11 @@ shepard_engine_interpolate_grid (shepard_engine *engine, const shepard_params *p
                                  const shepard_outputs *outputs, shepard_progress_fn progress, void *progress_data,
                                  shepard_error *error)
 {
-  shepard_status status = check_grid (grid, error);
+  shepard_status status = shepard_engine_check_grid (grid, error);
   if (status != SHEPARD_OK)
     return status;
   shepard_query_set queries = { .grid = grid, .count = grid->width * grid->height };
   return interpolate (engine, params, &queries, outputs, progress, progress_data, error);
-}
-
-int
-shepard_engine_cuda_device (const shepard_engine *engine)
-{
-#if SHEPARD_HAVE_CUDA
-  if (engine->cuda)
-    return shepard_cuda_backend_device (engine->cuda);
-#endif
-  (void) engine;
-  return -1;
-}
-
-static shepard_status
-fail_not_on_gpu (const shepard_engine *engine, shepard_error *error)
-{
-  return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
-                       "Results can stay on the GPU only when the engine runs on CUDA; this one runs on the CPU (%s).",
-                       engine->description);
-}
-
-shepard_status
-shepard_device_grid_new (shepard_engine *engine, shepard_device_grid **grid, shepard_error *error)
-{
-  if (!grid)
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The device grid pointer is missing.");
-  *grid = NULL;
-#if SHEPARD_HAVE_CUDA
-  if (engine->cuda)
-    return shepard_cuda_device_grid_new (engine->cuda, grid, error);
-#endif
-  return fail_not_on_gpu (engine, error);
-}
-
-void
-shepard_device_grid_free (shepard_device_grid *grid)
-{
-#if SHEPARD_HAVE_CUDA
-  shepard_cuda_device_grid_free (grid);
-#else
-  (void) grid; /* none can exist without CUDA */
-#endif
-}
-
-#if SHEPARD_HAVE_CUDA
-/* A neighbourhood the GPU does not run: computed on the CPU, then copied into the device grid. */
-static shepard_status
-interpolate_on_cpu_to_device (shepard_engine *engine, const shepard_params *params, double r_exp,
-                              const shepard_query_set *queries, shepard_device_grid *target,
-                              shepard_progress_fn progress, void *progress_data, shepard_error *error)
-{
-  bool aidw = params->method == SHEPARD_METHOD_AIDW;
-  double *values = malloc (queries->count * sizeof (double));
-  double *alpha = malloc (queries->count * sizeof (double));
-  double *r_obs = aidw ? malloc (queries->count * sizeof (double)) : NULL;
-  shepard_status status;
-  if (!values || !alpha || (aidw && !r_obs))
-    status = shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for a %zu x %zu grid.",
-                           queries->grid->width, queries->grid->height);
-  else
-    {
-      shepard_cpu_backend backend = cpu_backend_of (engine);
-      shepard_outputs outputs = { .values = values, .alpha = alpha, .r_obs = r_obs };
-      status = shepard_cpu_interpolate (&backend, params, r_exp, queries, &outputs, progress, progress_data, error);
-      if (status == SHEPARD_OK)
-        status = shepard_cuda_device_grid_upload (target, values, alpha, r_obs, error);
-    }
-  free (values);
-  free (alpha);
-  free (r_obs);
-  return status;
-}
-#endif
-
-shepard_status
-shepard_engine_interpolate_grid_to_device (shepard_engine *engine, const shepard_params *params,
-                                           const shepard_grid *grid, shepard_device_grid *target,
-                                           shepard_progress_fn progress, void *progress_data, shepard_error *error)
-{
-  if (!params || !target)
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters or the device grid are missing.");
-  shepard_status status = check_grid (grid, error);
-  if (status != SHEPARD_OK)
-    return status;
-  if (shepard_engine_cuda_device (engine) < 0)
-    return fail_not_on_gpu (engine, error);
-#if SHEPARD_HAVE_CUDA
-  if (target->device != shepard_cuda_backend_device (engine->cuda))
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
-                         "The device grid belongs to another GPU than the engine's; make it with this engine.");
-  double r_exp = 0.0;
-  status = prepare (engine, params, &r_exp, error);
-  if (status == SHEPARD_OK)
-    status = shepard_cuda_device_grid_reserve (target, grid->width, grid->height, error);
-  if (status != SHEPARD_OK)
-    return status;
-  shepard_query_set queries = { .grid = grid, .count = grid->width * grid->height };
-  if (runs_on_gpu (engine, params))
-    return shepard_cuda_interpolate_to_device (engine->cuda, &engine->points, params, r_exp, &queries, target,
-                                               progress, progress_data, error);
-  return interpolate_on_cpu_to_device (engine, params, r_exp, &queries, target, progress, progress_data, error);
-#else
-  (void) progress;
-  (void) progress_data;
-  return SHEPARD_ERROR_INTERNAL; /* unreachable: without CUDA no engine runs on a device */
-#endif
-}
-
-int
-shepard_device_grid_device (const shepard_device_grid *grid)
-{
-  return grid->device;
-}
-
-size_t
-shepard_device_grid_width (const shepard_device_grid *grid)
-{
-  return grid->width;
-}
-
-size_t
-shepard_device_grid_height (const shepard_device_grid *grid)
-{
-  return grid->height;
-}
-
-const float *
-shepard_device_grid_values (const shepard_device_grid *grid)
-{
-  return grid->width > 0 ? grid->values : NULL;
-}
-
-const float *
-shepard_device_grid_alpha (const shepard_device_grid *grid)
-{
-  return grid->width > 0 ? grid->alpha : NULL;
-}
-
-const float *
-shepard_device_grid_plane (const shepard_device_grid *grid, shepard_plane plane)
-{
-  if (grid->width == 0)
-    return NULL;
-  switch (plane)
-    {
-    case SHEPARD_PLANE_VALUES:
-      return grid->values;
-    case SHEPARD_PLANE_ALPHA:
-      return grid->alpha;
-    case SHEPARD_PLANE_R_OBS:
-      return grid->r_obs;
-    }
-  return NULL;
-}
-
-shepard_status
-shepard_device_grid_read (const shepard_device_grid *grid, size_t first, size_t count, float *values, float *alpha,
-                          shepard_error *error)
-{
-  if (!grid || (count > 0 && !values))
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The device grid or the output buffer is missing.");
-#if SHEPARD_HAVE_CUDA
-  return shepard_cuda_device_grid_read (grid, first, count, values, alpha, error);
-#else
-  (void) first;
-  (void) alpha;
-  return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE, "This build of Shepard has no CUDA backend.");
-#endif
-}
-
-shepard_status
-shepard_device_grid_read_plane (const shepard_device_grid *grid, shepard_plane plane, size_t first, size_t count,
-                                float *values, shepard_error *error)
-{
-  if (!grid || (count > 0 && !values))
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The device grid or the output buffer is missing.");
-  if (plane != SHEPARD_PLANE_VALUES && plane != SHEPARD_PLANE_ALPHA && plane != SHEPARD_PLANE_R_OBS)
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "Unknown grid plane %d.", (int) plane);
-#if SHEPARD_HAVE_CUDA
-  return shepard_cuda_device_grid_read_plane (grid, plane, first, count, values, error);
-#else
-  (void) first;
-  return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE, "This build of Shepard has no CUDA backend.");
-#endif
 }
 
 shepard_status
@@ -596,7 +383,7 @@ shepard_engine_nearest (shepard_engine *engine, const double *query_x, const dou
     return shepard_cuda_nearest (engine->cuda, &engine->points, query_x, query_y, n_queries, (size_t) k,
                                  squared_distances, indices, error);
 #endif
-  shepard_cpu_backend backend = cpu_backend_of (engine);
+  shepard_cpu_backend backend = shepard_engine_cpu_backend (engine);
   return shepard_cpu_nearest (&backend, query_x, query_y, n_queries, (size_t) k, squared_distances, indices, error);
 }
 
@@ -614,110 +401,6 @@ shepard_engine_expected_distance (shepard_engine *engine, const shepard_params *
   return expected_distance (engine, params, r_exp, error);
 }
 
-/* The folds as the backends take them: uint32 labels, NULL for leave-one-out; and r_exp per training set size. */
-static shepard_status
-plan_holdout (shepard_engine *engine, const shepard_params *params, size_t folds, size_t fold_count,
-              const size_t *fold_of, uint32_t **labels, shepard_holdout *holdout, shepard_error *error)
-{
-  size_t n = engine->points.n;
-  *labels = NULL;
-  *holdout = (shepard_holdout) { .folds = (uint32_t) fold_count, .large_folds = (uint32_t) (n % fold_count) };
-  if (folds != SHEPARD_FOLDS_LEAVE_ONE_OUT)
-    {
-      *labels = malloc (n * sizeof **labels);
-      if (!*labels)
-        return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the folds of %zu points.",
-                             n);
-      for (size_t i = 0; i < n; i++)
-        (*labels)[i] = (uint32_t) fold_of[i];
-      holdout->fold_of = *labels;
-    }
-  if (params->method != SHEPARD_METHOD_AIDW)
-    return SHEPARD_OK;
-  /* The region studied stays that of all n points; only the count a prediction rests on shrinks. */
-  double area;
-  shepard_status status = study_area (engine, params, &area, error);
-  if (status != SHEPARD_OK)
-    return status;
-  size_t large_training, small_training;
-  shepard_cv_training_sizes (n, fold_count, &large_training, &small_training);
-  holdout->r_exp_large_fold = expected_distance_for (params, large_training, area);
-  holdout->r_exp_small_fold = expected_distance_for (params, small_training, area);
-  return SHEPARD_OK;
-}
-
-shepard_status
-shepard_engine_cross_validate (shepard_engine *engine, const shepard_params *params, size_t folds, uint64_t seed,
-                               const shepard_cv_outputs *outputs, shepard_cv_summary *summary,
-                               shepard_progress_fn progress, void *progress_data, shepard_error *error)
-{
-  if (!params)
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The parameters are missing.");
-  shepard_status status = shepard_params_validate (params, error);
-  if (status != SHEPARD_OK)
-    return status;
-  if (!engine->has_points)
-    return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points to cross-validate: load a layer "
-                         "with at least 3 points.");
-  size_t n = engine->points.n, fold_count;
-  status = shepard_cv_fold_count (n, folds, params, &fold_count, error);
-  if (status != SHEPARD_OK)
-    return status;
-
-  shepard_cv_outputs none = { 0 };
-  if (!outputs)
-    outputs = &none;
-  size_t *fold_of = outputs->fold ? outputs->fold : NULL;
-  double *prediction = outputs->prediction ? outputs->prediction : malloc (n * sizeof *prediction);
-  if (!fold_of && folds != SHEPARD_FOLDS_LEAVE_ONE_OUT)
-    fold_of = malloc (n * sizeof *fold_of);
-  uint32_t *labels = NULL;
-  if (!prediction || (!fold_of && folds != SHEPARD_FOLDS_LEAVE_ONE_OUT))
-    status = shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to cross-validate %zu points.", n);
-  if (status == SHEPARD_OK && fold_of)
-    {
-      if (folds == SHEPARD_FOLDS_LEAVE_ONE_OUT)
-        for (size_t i = 0; i < n; i++)
-          fold_of[i] = i;
-      else
-        shepard_cv_assign_folds (n, fold_count, seed, fold_of);
-    }
-  shepard_holdout holdout;
-  if (status == SHEPARD_OK)
-    status = plan_holdout (engine, params, folds, fold_count, fold_of, &labels, &holdout, error);
-  const float *gpu_prediction = NULL;
-  if (status == SHEPARD_OK)
-    {
-#if SHEPARD_HAVE_CUDA
-      if (runs_on_gpu (engine, params))
-        status = shepard_cuda_cross_validate (engine->cuda, &engine->points, params, &holdout, &gpu_prediction,
-                                              outputs->alpha, progress, progress_data, error);
-      else
-#endif
-        {
-          shepard_cpu_backend backend = cpu_backend_of (engine);
-          status = shepard_cpu_cross_validate (&backend, params, &holdout, prediction, outputs->alpha, progress,
-                                               progress_data, error);
-        }
-    }
-  if (status == SHEPARD_OK)
-    {
-      if (!engine->observed_known)
-        {
-          shepard_cv_describe_observed (engine->points.z, n, &engine->observed);
-          engine->observed_known = true;
-        }
-      status = shepard_cv_finish (engine->points.z, &engine->observed, gpu_prediction, prediction, outputs->residual,
-                                  n, engine->threads, summary, error);
-    }
-  free (labels);
-  if (prediction != outputs->prediction)
-    free (prediction);
-  if (fold_of != outputs->fold)
-    free (fold_of);
-  return status;
-}
-
 shepard_status
 shepard_engine_explain (shepard_engine *engine, const shepard_params *params, double x, double y,
                         shepard_contribution *listed, size_t capacity, shepard_explanation *explanation,
@@ -728,9 +411,9 @@ shepard_engine_explain (shepard_engine *engine, const shepard_params *params, do
   if (!isfinite (x) || !isfinite (y))
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The query point (%g, %g) is not finite.", x, y);
   double r_exp = 0.0;
-  shepard_status status = prepare (engine, params, &r_exp, error);
+  shepard_status status = shepard_engine_prepare (engine, params, &r_exp, error);
   if (status != SHEPARD_OK)
     return status;
-  shepard_cpu_backend backend = cpu_backend_of (engine);
+  shepard_cpu_backend backend = shepard_engine_cpu_backend (engine);
   return shepard_cpu_explain (&backend, params, r_exp, x, y, listed, capacity, explanation, error);
 }

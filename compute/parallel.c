@@ -10,8 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* How often the calling thread wakes to report progress and look for a cancel. */
-#define PROGRESS_INTERVAL_NS 50000000L
+/* How often the calling thread wakes to report progress and look for a cancel: a cancelled job gives the engine up
+ * within this and a chunk's work, which the window's in-line preview may be waiting for (a few milliseconds). */
+#define PROGRESS_INTERVAL_NS 5000000L
 
 typedef struct {
   shepard_chunk_fn work;

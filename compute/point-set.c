@@ -198,3 +198,11 @@ shepard_point_set_hull_area (const shepard_point_set *set)
   free (hull);
   return fabs (twice_area) * 0.5 / (set->scale * set->scale);
 }
+
+double
+shepard_point_set_coincident_d2_local (const shepard_point_set *set)
+{
+  double extent = fmax (set->x_max - set->x_min, set->y_max - set->y_min) * set->scale;
+  double coincident = SHEPARD_COINCIDENT_TOLERANCE * (extent > 0.0 ? extent : set->scale);
+  return coincident * coincident;
+}

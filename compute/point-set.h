@@ -28,4 +28,8 @@ void shepard_point_set_clear (shepard_point_set *set);
 /* Area of the convex hull of the points, in squared given units. */
 double shepard_point_set_hull_area (const shepard_point_set *set);
 
+/* The square of the coincident tolerance (SHEPARD_COINCIDENT_TOLERANCE of the larger side of the points' box) in the
+ * local frame: a query this close to data points takes their mean, on every backend. */
+double shepard_point_set_coincident_d2_local (const shepard_point_set *set);
+
 #endif

@@ -189,7 +189,8 @@ shepard_status shepard_engine_expected_distance (shepard_engine *engine, const s
  * the region studied does not shrink when a point is held out. The coincident tolerance also stays that of all n.
  *
  * All of it is one pass over the engine's points and search structures: nothing is rebuilt per fold. Runs on the
- * engine's backend; a float32 or GPU prediction lies within 1e-5 of the float64 one, relative to the largest |z|.
+ * engine's backend; a float32 or GPU prediction lies within 1e-5 of the float64 one relative to the prediction where
+ * the values keep away from zero (the tests' layers); near zero the bound is 1e-5 of the largest |z| instead.
  * Fails with SHEPARD_ERROR_INVALID_ARGUMENT for fewer than 3 points, folds of 1 or above n, or an AIDW k that
  * leaves no point beyond the k nearest in the smallest training set (k >= n - 1 for leave-one-out). */
 enum { SHEPARD_FOLDS_LEAVE_ONE_OUT = 0 };
@@ -217,8 +218,8 @@ shepard_status shepard_engine_cross_validate (shepard_engine *engine, const shep
 
 /* The folds of k-fold cross-validation: point i first gets fold i mod folds, then the labels are shuffled by a seeded
  * Fisher-Yates shuffle (SplitMix64), so folds 0 .. (n mod folds) - 1 hold one point more than the others, and the
- * same seed deals the same folds on every machine. fold_of: n entries. 1 <= folds <= n. */
-void shepard_cv_assign_folds (size_t n, size_t folds, uint64_t seed, size_t *fold_of);
+ * same seed deals the same folds on every machine. fold_of: n entries. 1 <= folds <= n <= UINT32_MAX. */
+void shepard_cv_assign_folds (size_t n, size_t folds, uint64_t seed, uint32_t *fold_of);
 
 /* Why a query point gets its value (diagnostics for teaching), computed in float64 on the CPU whatever the backend,
  * so the value is the float64 engine's: within 1e-5 (relative to the largest |z|) of a float32 or GPU engine's.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Host side of the CUDA backend: the device, its memory (kept between calls), bands of queries on one stream, and
-// every CUDA error turned into a shepard_error. Nothing throws across the C API.
+// every CUDA error turned into a shepard_error. Nothing throws across the C API. Result grids kept on the GPU are in
+// cuda-device-grid.cu, cross-validation in cuda-cross-validation.cu.
 #include "cuda-internal.cuh"
 
 #include <math.h>
@@ -24,15 +25,6 @@ constexpr double kTiledPairsPerLaunch = 1e11;
 constexpr double kNaivePairsPerLaunch = 1e10;
 constexpr size_t kMaxQueriesPerBand = (size_t) 1 << 22;
 constexpr size_t kChunkGranule = 256;
-
-template <typename T>
-void
-release (T *&pointer)
-{
-  if (pointer)
-    cudaFree (pointer);
-  pointer = nullptr;
-}
 
 } // namespace
 
@@ -236,35 +228,21 @@ grid_source (const shepard_point_set *set, const shepard_grid *grid)
   return source;
 }
 
-/* Whether some weight (d2 / d2_nearest)^e could fall below 2^-126, where the polynomial 2^y needs its clamp: the
- * largest |e| times log2 of the widest ratio of squared distances between the raster (or the points) and the data. */
+/* Whether a weight may underflow where the polynomial 2^y needs its clamp: over the box of the raster and the data
+ * points; explicit query points may lie anywhere, so they always take the clamp. */
 static bool
-weights_may_underflow (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
-                       double smallest_d2)
+queries_need_clamp (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
+                    double smallest_d2)
 {
-  double largest_exponent = 0.5 * params->power;
-  if (params->method == SHEPARD_METHOD_AIDW)
-    for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
-      largest_exponent = fmax (largest_exponent, 0.5 * params->alpha[level]);
-  double x_min = set->x_min, x_max = set->x_max, y_min = set->y_min, y_max = set->y_max;
   if (!queries->grid)
     return true;
   const shepard_grid *grid = queries->grid;
-  x_min = fmin (x_min, grid->x_min);
-  x_max = fmax (x_max, grid->x_min + grid->dx * (double) grid->width);
-  y_min = fmin (y_min, grid->y_max - grid->dy * (double) grid->height);
-  y_max = fmax (y_max, grid->y_max);
+  double x_min = fmin (set->x_min, grid->x_min);
+  double x_max = fmax (set->x_max, grid->x_min + grid->dx * (double) grid->width);
+  double y_min = fmin (set->y_min, grid->y_max - grid->dy * (double) grid->height);
+  double y_max = fmax (set->y_max, grid->y_max);
   double width = (x_max - x_min) * set->scale, height = (y_max - y_min) * set->scale;
-  double largest_d2 = width * width + height * height;
-  return !(largest_exponent * log2 (largest_d2 / smallest_d2) < 120.0);
-}
-
-static double
-elapsed_ms (cudaEvent_t from, cudaEvent_t to)
-{
-  float ms = 0.0f;
-  cudaEventElapsedTime (&ms, from, to);
-  return ms;
+  return weights_may_underflow (params, width * width + height * height, smallest_d2);
 }
 
 /* Into the host outputs, or (target not null) into a device grid that keeps the values and alphas on the GPU. */
@@ -293,14 +271,11 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
   stage1.r_min = params->r_min;
   stage1.r_max = params->r_max;
   stage1.r_exp_local = r_exp * set->scale;
-  double extent_local = fmax (set->x_max - set->x_min, set->y_max - set->y_min) * set->scale;
-  if (!(extent_local > 0.0))
-    extent_local = set->scale;
-  double coincident = SHEPARD_COINCIDENT_TOLERANCE * extent_local;
-  stage1.coincident_d2 = (float) (coincident * coincident);
+  double coincident_d2 = shepard_point_set_coincident_d2_local (set);
+  stage1.coincident_d2 = (float) coincident_d2;
   stage1.local_to_given = (float) (1.0 / set->scale);
   bool inverse_square = !aidw && params->power == 2.0;
-  bool clamp = weights_may_underflow (set, params, queries, coincident * coincident);
+  bool clamp = queries_need_clamp (set, params, queries, coincident_d2);
 
   // Bands: whole raster rows, as many as fit the band buffers; stage 2 then goes through the points in chunks.
   double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
@@ -502,111 +477,6 @@ nearest (shepard_cuda_backend *backend, const shepard_point_set *set, const doub
   return SHEPARD_OK;
 }
 
-static shepard_status
-device_grid_new (const shepard_cuda_backend *backend, shepard_device_grid **out, shepard_error *error)
-{
-  shepard_device_grid *grid = (shepard_device_grid *) calloc (1, sizeof *grid);
-  if (!grid)
-    return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for a GPU result grid.");
-  grid->device = backend->device;
-  *out = grid;
-  return SHEPARD_OK;
-}
-
-static void
-device_grid_release (shepard_device_grid *grid)
-{
-  // A caller on another thread has its own current device; the memory belongs to the grid's.
-  cudaSetDevice (grid->device);
-  release (grid->values);
-  release (grid->alpha);
-  release (grid->r_obs);
-  grid->capacity = 0;
-}
-
-static shepard_status
-device_grid_reserve (shepard_device_grid *grid, size_t width, size_t height, shepard_error *error)
-{
-  size_t cells = width * height;
-  grid->width = grid->height = 0;
-  if (cells > grid->capacity)
-    {
-      device_grid_release (grid);
-      CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
-      CHECK (cudaMalloc (&grid->values, cells * sizeof (float)), "reserving GPU memory for the result grid");
-      CHECK (cudaMalloc (&grid->alpha, cells * sizeof (float)), "reserving GPU memory for the result grid");
-      CHECK (cudaMalloc (&grid->r_obs, cells * sizeof (float)), "reserving GPU memory for the result grid");
-      grid->capacity = cells;
-    }
-  grid->width = width;
-  grid->height = height;
-  return SHEPARD_OK;
-}
-
-static shepard_status
-device_grid_upload (shepard_device_grid *grid, const double *values, const double *alpha, const double *r_obs,
-                    shepard_error *error)
-{
-  size_t cells = grid->width * grid->height;
-  float *staging = (float *) malloc (cells * sizeof (float));
-  if (!staging)
-    return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to stage %zu cells for the GPU.",
-                         cells);
-  CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
-  const double *sources[] = { values, alpha, r_obs };
-  float *targets[] = { grid->values, grid->alpha, grid->r_obs };
-  cudaError_t status = cudaSuccess;
-  for (int a = 0; a < 3 && status == cudaSuccess; a++)
-    {
-      for (size_t i = 0; i < cells; i++)
-        staging[i] = sources[a] ? (float) sources[a][i] : NAN;
-      status = cudaMemcpy (targets[a], staging, cells * sizeof (float), cudaMemcpyHostToDevice);
-    }
-  free (staging);
-  if (status != cudaSuccess)
-    return cuda_failure (error, status, "copying the result grid to the GPU");
-  return SHEPARD_OK;
-}
-
-static shepard_status
-device_grid_read_plane (const shepard_device_grid *grid, shepard_plane plane, size_t first, size_t count,
-                        float *values, shepard_error *error)
-{
-  size_t cells = grid->width * grid->height;
-  if (first > cells || count > cells - first)
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
-                         "Cells %zu to %zu are outside the %zu x %zu result grid.", first, first + count,
-                         grid->width, grid->height);
-  if (count == 0)
-    return SHEPARD_OK;
-  const float *source = plane == SHEPARD_PLANE_ALPHA ? grid->alpha : plane == SHEPARD_PLANE_R_OBS ? grid->r_obs
-                                                                                                 : grid->values;
-  CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
-  CHECK (cudaMemcpy (values, source + first, count * sizeof (float), cudaMemcpyDeviceToHost),
-         "copying results from the GPU");
-  return SHEPARD_OK;
-}
-
-static shepard_status
-device_grid_read (const shepard_device_grid *grid, size_t first, size_t count, float *values, float *alpha,
-                  shepard_error *error)
-{
-  size_t cells = grid->width * grid->height;
-  if (first > cells || count > cells - first)
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
-                         "Cells %zu to %zu are outside the %zu x %zu result grid.", first, first + count,
-                         grid->width, grid->height);
-  if (count == 0)
-    return SHEPARD_OK;
-  CHECK (cudaSetDevice (grid->device), "selecting the GPU of the result grid");
-  CHECK (cudaMemcpy (values, grid->values + first, count * sizeof (float), cudaMemcpyDeviceToHost),
-         "copying results from the GPU");
-  if (alpha)
-    CHECK (cudaMemcpy (alpha, grid->alpha + first, count * sizeof (float), cudaMemcpyDeviceToHost),
-           "copying results from the GPU");
-  return SHEPARD_OK;
-}
-
 // The C API: every entry point catches whatever C++ might throw.
 
 extern "C" shepard_status
@@ -706,48 +576,6 @@ extern "C" int
 shepard_cuda_backend_device (const shepard_cuda_backend *backend)
 {
   return backend->device;
-}
-
-extern "C" shepard_status
-shepard_cuda_device_grid_new (const shepard_cuda_backend *backend, shepard_device_grid **grid, shepard_error *error)
-{
-  return device_grid_new (backend, grid, error);
-}
-
-extern "C" void
-shepard_cuda_device_grid_free (shepard_device_grid *grid)
-{
-  if (!grid)
-    return;
-  device_grid_release (grid);
-  free (grid);
-}
-
-extern "C" shepard_status
-shepard_cuda_device_grid_reserve (shepard_device_grid *grid, size_t width, size_t height, shepard_error *error)
-{
-  return device_grid_reserve (grid, width, height, error);
-}
-
-extern "C" shepard_status
-shepard_cuda_device_grid_upload (shepard_device_grid *grid, const double *values, const double *alpha,
-                                 const double *r_obs, shepard_error *error)
-{
-  return device_grid_upload (grid, values, alpha, r_obs, error);
-}
-
-extern "C" shepard_status
-shepard_cuda_device_grid_read_plane (const shepard_device_grid *grid, shepard_plane plane, size_t first, size_t count,
-                                     float *values, shepard_error *error)
-{
-  return device_grid_read_plane (grid, plane, first, count, values, error);
-}
-
-extern "C" shepard_status
-shepard_cuda_device_grid_read (const shepard_device_grid *grid, size_t first, size_t count, float *values,
-                               float *alpha, shepard_error *error)
-{
-  return device_grid_read (grid, first, count, values, alpha, error);
 }
 
 extern "C" shepard_status

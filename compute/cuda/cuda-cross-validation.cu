@@ -47,15 +47,6 @@ constexpr int kMaxSplits = 32;
 constexpr double kPairsPerLaunch = 1e11;
 constexpr size_t kChunkGranule = kTilePoints;
 
-template <typename T>
-void
-release (T *&pointer)
-{
-  if (pointer)
-    cudaFree (pointer);
-  pointer = nullptr;
-}
-
 // Adds one tile of points to the float64 sums of the thread's Q queries. Checked: some point of the tile may be left
 // out (past the chunk, the query's own slot, its fold), which a select turns into weight 0, whatever the weight was
 // (the held-out point at the query's own place weighs infinity).
@@ -292,29 +283,6 @@ reserve_cv_buffers (shepard_cuda_backend *backend, size_t n, shepard_error *erro
   return SHEPARD_OK;
 }
 
-/* Whether some weight (d2 / d2_nearest)^e could fall below 2^-126, where the polynomial 2^y needs its clamp: the
- * queries are data points, so every squared distance lies within the points' box, and a query weighed over all points
- * has its nearest beyond the coincident tolerance. */
-static bool
-weights_may_underflow (const shepard_point_set *set, const shepard_params *params, double coincident_d2)
-{
-  double largest_exponent = 0.5 * params->power;
-  if (params->method == SHEPARD_METHOD_AIDW)
-    for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
-      largest_exponent = fmax (largest_exponent, 0.5 * params->alpha[level]);
-  double width = (set->x_max - set->x_min) * set->scale, height = (set->y_max - set->y_min) * set->scale;
-  double largest_d2 = width * width + height * height;
-  return !(largest_exponent * log2 (largest_d2 / coincident_d2) < 120.0);
-}
-
-static double
-elapsed_ms (cudaEvent_t from, cudaEvent_t to)
-{
-  float ms = 0.0f;
-  cudaEventElapsedTime (&ms, from, to);
-  return ms;
-}
-
 static shepard_status
 cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params,
                 const shepard_holdout *holdout, const float **prediction, double *alpha,
@@ -351,13 +319,13 @@ cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, con
   cv.r_exp_small_local = holdout->r_exp_small_fold * set->scale;
   cv.large_folds = holdout->large_folds;
   // The tolerance of all n points, as the CPU path.
-  double extent_local = fmax (set->x_max - set->x_min, set->y_max - set->y_min) * set->scale;
-  if (!(extent_local > 0.0))
-    extent_local = set->scale;
-  double coincident = SHEPARD_COINCIDENT_TOLERANCE * extent_local;
-  cv.coincident_d2 = (float) (coincident * coincident);
+  double coincident_d2 = shepard_point_set_coincident_d2_local (set);
+  cv.coincident_d2 = (float) coincident_d2;
   bool inverse_square = !aidw && params->power == 2.0;
-  bool clamp = weights_may_underflow (set, params, coincident * coincident);
+  // The queries are data points, so every squared distance lies within the points' box, and a query weighed over all
+  // points has its nearest beyond the coincident tolerance.
+  double width = (set->x_max - set->x_min) * set->scale, height = (set->y_max - set->y_min) * set->scale;
+  bool clamp = weights_may_underflow (params, width * width + height * height, coincident_d2);
 
   shepard_status reserved = reserve_cv_buffers (backend, n, error);
   if (reserved != SHEPARD_OK)
@@ -437,6 +405,7 @@ shepard_cuda_cross_validate (shepard_cuda_backend *backend, const shepard_point_
     }
   catch (...)
     {
-      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU cross-validation failed.");
+      return shepard_fail (error, SHEPARD_ERROR_INTERNAL,
+                           "The GPU cross-validation failed unexpectedly; run it on the CPU backend (--backend cpu).");
     }
 }

@@ -262,6 +262,25 @@ find_nearest (const DeviceGrid &grid, const DevicePoints &points, const Query &q
     search_grid (grid, q, list);
 }
 
+// IDW over the n_weighted nearest of the list (N-nearest mode), fused with the search. The nearest weighs 1:
+// (d2 / d2_nearest)^exponent never overflows.
+template <int K>
+__device__ __forceinline__ float
+weigh_nearest (const DevicePoints &points, const NearestList<K> &list, int n_weighted, float exponent, float nearest)
+{
+  double sum_w = 0.0, sum_wz = 0.0;
+#pragma unroll
+  for (int j = 0; j < K; j++)
+    if (j < n_weighted)
+      {
+        float w = exp2f (exponent * log2f (list.d[j] / nearest));
+        float z = points.hi_z[list.index[j]].z;
+        sum_w += w;
+        sum_wz += (double) w * z;
+      }
+  return (float) (sum_wz / sum_w);
+}
+
 template <int K, bool Brute>
 __global__ void __launch_bounds__ (kThreads)
 stage1_kernel (DeviceGrid grid, DevicePoints points, QuerySource source, Stage1Params params, Stage1Outputs out)
@@ -321,18 +340,7 @@ stage1_kernel (DeviceGrid grid, DevicePoints points, QuerySource source, Stage1P
 
   if (params.n_weighted > 0)
     {
-      // The nearest weighs 1: (d2 / d2_nearest)^exponent never overflows.
-      double sum_w = 0.0, sum_wz = 0.0;
-#pragma unroll
-      for (int j = 0; j < K; j++)
-        if (j < params.n_weighted)
-          {
-            float w = exp2f (exponent * log2f (list.d[j] / nearest));
-            float z = points.hi_z[list.index[j]].z;
-            sum_w += w;
-            sum_wz += (double) w * z;
-          }
-      out.value[i] = (float) (sum_wz / sum_w);
+      out.value[i] = weigh_nearest (points, list, params.n_weighted, exponent, nearest);
       out.done[i] = 1;
       return;
     }
@@ -382,7 +390,9 @@ exact_squared_distance (const DevicePoints &points, const Query &q, unsigned ind
 // Query slot s is the point in grid slot s, predicted from the points outside its fold: as stage1_kernel, with the
 // held-out points left out of the search and of the coincident mean, and min (k, found) and min (N, found) per query.
 // alpha is the CPU path's to ~1e-12: the float search ranks the neighbours, r_obs sums their distances in double, and
-// where float rounding ranked the (k+1)-th before the k-th, double puts the nearer one in.
+// where float rounding ranked the (k+1)-th before the k-th, double puts the nearer one in (seen when k is below the
+// list's size K; at k = K the swap goes unseen and alpha is the float ranking's, within float rounding). The raster's
+// stage1_kernel sums r_obs in float: it is held to float32's 1e-5, cross-validation's alpha to the float64 CPU's.
 template <int K, bool Folds>
 __global__ void __launch_bounds__ (kThreads)
 cv_stage1_kernel (DeviceGrid grid, DevicePoints points, CvParams params, CvOutputs out)
@@ -443,18 +453,7 @@ cv_stage1_kernel (DeviceGrid grid, DevicePoints points, CvParams params, CvOutpu
 
   if (params.n_weighted > 0)
     {
-      int n_weighted = min (params.n_weighted, found);
-      double sum_w = 0.0, sum_wz = 0.0;
-#pragma unroll
-      for (int j = 0; j < K; j++)
-        if (j < n_weighted)
-          {
-            float w = exp2f (exponent * log2f (list.d[j] / nearest));
-            float z = points.hi_z[list.index[j]].z;
-            sum_w += w;
-            sum_wz += (double) w * z;
-          }
-      out.value[index] = (float) (sum_wz / sum_w);
+      out.value[index] = weigh_nearest (points, list, min (params.n_weighted, found), exponent, nearest);
       out.done[slot] = 1;
       return;
     }

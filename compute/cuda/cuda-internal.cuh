@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "../cuda-backend.h"
@@ -142,6 +143,28 @@ struct Band {
 // one tile of tile_points.
 cudaError_t choose_point_splits (const void *kernel, int threads, int multiprocessors, long long blocks_per_split,
                                  size_t points, int tile_points, int max_splits, int *splits);
+
+// Frees device memory and forgets it.
+template <typename T>
+inline void
+release (T *&pointer)
+{
+  if (pointer)
+    cudaFree (pointer);
+  pointer = nullptr;
+}
+
+// Milliseconds between two recorded events (NaN when the driver cannot tell): timings for benchmarks only.
+inline double
+elapsed_ms (cudaEvent_t from, cudaEvent_t to)
+{
+  float ms = 0.0f;
+  return cudaEventElapsedTime (&ms, from, to) == cudaSuccess ? ms : NAN;
+}
+
+// Whether some weight (d2 / d2_nearest)^e could fall below 2^-126, where the polynomial 2^y needs its clamp: the
+// largest |e| of params times log2 of the widest ratio of squared distances the queries can see (local frame).
+bool weights_may_underflow (const shepard_params *params, double largest_d2, double smallest_d2);
 
 // Clears a sticky launch error and fills error with a message for the person using the program.
 shepard_status cuda_failure (shepard_error *error, cudaError_t status, const char *what);

@@ -396,6 +396,16 @@ launch_for (const DevicePoints &points, const QuerySource &queries, const Stage1
 
 } // namespace
 
+bool
+weights_may_underflow (const shepard_params *params, double largest_d2, double smallest_d2)
+{
+  double largest_exponent = 0.5 * params->power;
+  if (params->method == SHEPARD_METHOD_AIDW)
+    for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+      largest_exponent = fmax (largest_exponent, 0.5 * params->alpha[level]);
+  return !(largest_exponent * log2 (largest_d2 / smallest_d2) < 120.0);
+}
+
 cudaError_t
 choose_point_splits (const void *kernel, int threads, int multiprocessors, long long blocks_per_split, size_t points,
                      int tile_points, int max_splits, int *splits)

@@ -2,8 +2,10 @@
 /* shepard-bench-cv: leave-one-out cross-validation through shepard_engine_cross_validate, on the GPU beside the CPU
  * float32 path of the same machine (1M points AIDW over the 15 nearest, 100K points AIDW and IDW p=2 over all points),
  * with the issue's goals; and on the CPU alone (--cpu-only, or after the GPU part): the bundled meuse layer and 10K
- * random points over the 15 nearest. Every GPU prediction is checked against the CPU's. Run by hand or through
- * tools/gpu-check.sh, never by meson test. */
+ * random points over the 15 nearest. What it times it checks, and exits 1 when a check fails: every GPU prediction
+ * against the CPU's, the backend runs it times for the device figures against the engine's, the meuse RMSEs against
+ * docs/METHOD.md's figures, and the 10K CPU float32 RMSE against float64. A missed goal is printed, not an exit
+ * status. Run by hand or through tools/gpu-check.sh, never by meson test. */
 #include "bench-data.h"
 #include "bench-support.h"
 #include "bench-time.h"
@@ -34,6 +36,11 @@
 #define GOAL_ALL_PAIRS_PER_SECOND 1e12
 #define GOAL_MEUSE_MS 1.0
 #define GOAL_SMALL_MS 50.0
+/* docs/METHOD.md's leave-one-out RMSE of log (zinc) on meuse, to half a unit in the last digit given. */
+#define MEUSE_POINTS 155
+#define MEUSE_RMSE_IDW 0.5138
+#define MEUSE_RMSE_AIDW 0.4538
+#define MEUSE_RMSE_TOLERANCE 0.00005
 #define LOCAL_POINTS 1000000
 #define ALL_POINTS 100000
 #define SMALL_POINTS 10000
@@ -149,14 +156,18 @@ median (double *values, int count)
   return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
 }
 
+/* The papers' defaults, but for the random layers Rmax = 4: uniform points sit near R = 3, which Rmax = 2 would put at
+ * alpha5 everywhere, and the check between GPU and CPU should see every level of alpha. */
 static void
-case_params (shepard_method method, int neighbors, shepard_params *params)
+case_params (shepard_method method, int neighbors, bool random_layer, shepard_params *params)
 {
   if (method == SHEPARD_METHOD_AIDW)
     shepard_params_init_aidw (params);
   else
     shepard_params_init_idw (params);
   params->neighbors = neighbors;
+  if (random_layer && method == SHEPARD_METHOD_AIDW)
+    params->r_max = 4.0;
 }
 
 static shepard_engine *
@@ -242,12 +253,18 @@ read_meuse (const char *path, double **x, double **y, double **z)
       fprintf (stderr, "shepard-bench-cv: %s has no x, y and zinc columns\n", path);
       exit (2);
     }
-  size_t capacity = 256, n = 0;
-  *x = bench_allocate (capacity, sizeof **x, "the meuse layer is larger than expected");
-  *y = bench_allocate (capacity, sizeof **y, "the meuse layer is larger than expected");
-  *z = bench_allocate (capacity, sizeof **z, "the meuse layer is larger than expected");
-  while (fgets (line, sizeof line, file) && n < capacity)
+  size_t capacity = 1024, n = 0;
+  *x = bench_allocate (capacity, sizeof **x, "out of memory");
+  *y = bench_allocate (capacity, sizeof **y, "out of memory");
+  *z = bench_allocate (capacity, sizeof **z, "out of memory");
+  while (fgets (line, sizeof line, file))
     {
+      if (n == capacity)
+        {
+          fprintf (stderr, "shepard-bench-cv: %s holds more than %zu points: it is not the meuse layer\n", path,
+                   capacity);
+          exit (2);
+        }
       double values[3] = { NAN, NAN, NAN };
       int column = 0;
       for (char *field = strtok (line, ","); field; field = strtok (NULL, ","), column++)
@@ -273,7 +290,18 @@ verdict (double value, double goal, bool at_most)
   return (at_most ? value <= goal : value >= goal) ? "met" : "MISSED";
 }
 
-static void
+/* Whether an RMSE is docs/METHOD.md's figure; says so when not. */
+static bool
+rmse_is (double rmse, double figure, const char *what)
+{
+  if (fabs (rmse - figure) <= MEUSE_RMSE_TOLERANCE)
+    return true;
+  printf ("WRONG: the leave-one-out RMSE of %s is %.6f, not docs/METHOD.md's %.4f\n", what, rmse, figure);
+  return false;
+}
+
+/* Whether the CPU goals' results are right (the timings are only printed). */
+static bool
 cpu_goals (const options *opts)
 {
   char default_path[4096];
@@ -287,6 +315,13 @@ cpu_goals (const options *opts)
   double *x, *y, *z;
   size_t n = read_meuse (path, &x, &y, &z);
   bench_say ("meuse: %zu points from %s", n, path);
+  if (n != MEUSE_POINTS)
+    {
+      fprintf (stderr, "shepard-bench-cv: %s gave %zu points with x, y and a positive zinc, not meuse's %d\n", path, n,
+               MEUSE_POINTS);
+      exit (2);
+    }
+  bool right = true;
 
   shepard_engine *engine = engine_with_points (SHEPARD_BACKEND_CPU, opts->threads, x, y, z, n);
   const char *description = shepard_engine_describe (engine);
@@ -297,15 +332,18 @@ cpu_goals (const options *opts)
   struct {
     const char *name;
     shepard_method method;
-  } meuse_cases[] = { { "IDW p=2, all points", SHEPARD_METHOD_IDW }, { "AIDW, all points", SHEPARD_METHOD_AIDW } };
+    double rmse;
+  } meuse_cases[] = { { "IDW p=2, all points", SHEPARD_METHOD_IDW, MEUSE_RMSE_IDW },
+                      { "AIDW, all points", SHEPARD_METHOD_AIDW, MEUSE_RMSE_AIDW } };
   for (size_t c = 0; c < sizeof meuse_cases / sizeof *meuse_cases; c++)
     {
-      case_params (meuse_cases[c].method, SHEPARD_NEIGHBORS_ALL, &params);
+      case_params (meuse_cases[c].method, SHEPARD_NEIGHBORS_ALL, false, &params);
       double ms = time_calls (engine, &params, prediction, MEUSE_REPEAT, &summary);
       char label[96];
       snprintf (label, sizeof label, "meuse log(zinc), %zu points, %s", n, meuse_cases[c].name);
       printf ("  %-50s %8.3f ms  goal <= %2g ms  %-6s  (RMSE %.4f, %d runs)\n", label, ms, GOAL_MEUSE_MS,
               verdict (ms, GOAL_MEUSE_MS, true), summary.rmse, MEUSE_REPEAT);
+      right &= rmse_is (summary.rmse, meuse_cases[c].rmse, label);
     }
   free (prediction);
   shepard_engine_free (engine);
@@ -318,15 +356,32 @@ cpu_goals (const options *opts)
     bench_allocate ((size_t) -1, 1, "out of memory");
   engine = engine_with_points (SHEPARD_BACKEND_CPU, opts->threads, points.x, points.y, points.z, points.n);
   prediction = bench_allocate (points.n, sizeof *prediction, "out of memory");
-  case_params (SHEPARD_METHOD_AIDW, LOCAL_NEIGHBORS, &params);
+  case_params (SHEPARD_METHOD_AIDW, LOCAL_NEIGHBORS, true, &params);
   double ms = time_calls (engine, &params, prediction, SMALL_REPEAT, &summary);
   char label[96];
   snprintf (label, sizeof label, "random, %zu points, AIDW k=15, 15 nearest", points.n);
   printf ("  %-50s %8.3f ms  goal <= %2g ms  %-6s  (%d runs)\n", label, ms, GOAL_SMALL_MS,
           verdict (ms, GOAL_SMALL_MS, true), SMALL_REPEAT);
+  /* The float32 path's RMSE against float64's: each prediction lies within 1e-5 of its float64 one. */
+  shepard_error error;
+  shepard_engine *exact = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, opts->threads, &error);
+  if (!exact || shepard_engine_set_points (exact, points.x, points.y, points.z, points.n, &error) != SHEPARD_OK)
+    fail_engine ("the float64 engine", &error);
+  shepard_cv_summary exact_summary;
+  if (shepard_engine_cross_validate (exact, &params, SHEPARD_FOLDS_LEAVE_ONE_OUT, 0, NULL, &exact_summary, NULL, NULL,
+                                     &error)
+      != SHEPARD_OK)
+    fail_engine ("shepard_engine_cross_validate", &error);
+  if (!(fabs (summary.rmse - exact_summary.rmse) <= 1e-5 * exact_summary.rmse))
+    {
+      printf ("WRONG: the float32 RMSE of %s is %.9g, float64's %.9g\n", label, summary.rmse, exact_summary.rmse);
+      right = false;
+    }
+  shepard_engine_free (exact);
   free (prediction);
   shepard_engine_free (engine);
   bench_points_free (&points);
+  return right;
 }
 
 /* --- the GPU beside the CPU float32 path */
@@ -361,7 +416,9 @@ tied_neighbourhoods (shepard_engine *cpu, const bench_points *points, int neighb
   return tied;
 }
 
-/* Median device times of `repeat` runs through the CUDA backend itself, which the engine's call wraps. */
+/* Median device times of `repeat` runs through the CUDA backend itself, which the engine's call wraps; the last
+ * run's predictions into prediction, so that they can be checked against the engine's (the holdout here is the
+ * engine's leave-one-out: r_exp of n - 1 points over the points' bounding box). */
 static void
 time_device (shepard_cuda_backend *gpu, const shepard_point_set *set, const shepard_params *params, int repeat,
              double *prediction, gpu_row *row)
@@ -390,6 +447,8 @@ time_device (shepard_cuda_backend *gpu, const shepard_point_set *set, const shep
       copy[run] = timings.upload_ms + timings.download_ms;
       device[run] = timings.upload_ms + timings.knn_ms + timings.weighting_ms + timings.download_ms;
     }
+  for (size_t i = 0; i < set->n; i++)
+    prediction[i] = predicted[i];
   row->knn_ms = median (knn, repeat);
   row->weighting_ms = median (weighting, repeat);
   row->copy_ms = median (copy, repeat);
@@ -408,8 +467,9 @@ run_gpu_case (const options *opts, const cv_case *bench_case, shepard_cuda_backe
     bench_allocate ((size_t) -1, 1, "out of memory");
   size_t n = points.n;
   shepard_params params;
-  case_params (bench_case->method, bench_case->neighbors, &params);
+  case_params (bench_case->method, bench_case->neighbors, true, &params);
   double *gpu_prediction = bench_allocate (n, sizeof (double), "out of memory");
+  double *backend_prediction = bench_allocate (n, sizeof (double), "out of memory");
   double *cpu_prediction = bench_allocate (n, sizeof (double), "out of memory");
   shepard_cv_summary gpu_summary, cpu_summary;
 
@@ -420,7 +480,7 @@ run_gpu_case (const options *opts, const cv_case *bench_case, shepard_cuda_backe
     fail_engine ("shepard_point_set_init", &error);
   if (shepard_cuda_backend_set_points (gpu, &set, &error) != SHEPARD_OK)
     fail_engine ("shepard_cuda_backend_set_points", &error);
-  time_device (gpu, &set, &params, opts->repeat, gpu_prediction, row);
+  time_device (gpu, &set, &params, opts->repeat, backend_prediction, row);
   shepard_point_set_clear (&set);
 
   bench_say ("%s, %zu points: the whole engine call on the GPU", bench_case->name, n);
@@ -451,14 +511,21 @@ run_gpu_case (const options *opts, const cv_case *bench_case, shepard_cuda_backe
     row->pairs_per_second = (double) n * (double) (n - 1) / (1e-3 * row->weighting_ms);
   else
     row->pairs_per_second = NAN;
+  /* The runs timed for the device figures computed what the engine's call did. */
+  bool same_work = true;
+  for (size_t i = 0; i < n && same_work; i++)
+    same_work = backend_prediction[i] == gpu_prediction[i];
+  if (!same_work)
+    printf ("WRONG: the backend runs timed for the device figures predicted otherwise than the engine's call\n");
   row->measured = true;
   bench_say ("  RMSE GPU %.9g, CPU float32 %.9g", gpu_summary.rmse, cpu_summary.rmse);
   free (tied);
   shepard_engine_free (cpu);
   free (gpu_prediction);
+  free (backend_prediction);
   free (cpu_prediction);
   bench_points_free (&points);
-  return row->max_difference <= AGREEMENT;
+  return same_work && row->max_difference <= AGREEMENT;
 }
 
 static int
@@ -516,7 +583,7 @@ gpu_part (const options *opts)
           rows[1].pairs_per_second, GOAL_ALL_PAIRS_PER_SECOND,
           verdict (rows[1].pairs_per_second, GOAL_ALL_PAIRS_PER_SECOND, false));
   printf ("%s\n", agree ? "Every GPU prediction agrees with the CPU float32 path within 2e-05 of the largest |z|."
-                        : "DISAGREEMENT: a GPU prediction differs from the CPU float32 path by more than 2e-05.");
+                        : "DISAGREEMENT: see the lines above (GPU against CPU float32 within 2e-05, or the timed runs).");
   shepard_cuda_backend_free (gpu);
   return agree ? 0 : 1;
 }
@@ -538,6 +605,7 @@ main (int argc, char **argv)
       printf ("no CUDA device: this build has no CUDA backend\n");
 #endif
     }
-  cpu_goals (&opts);
+  if (!cpu_goals (&opts))
+    status = 1;
   return status;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Explaining a value: the shares sum to 1, sum (share * z) is the engine's value at that point, the AIDW quantities
- * are the reference's, the listed points are the nearest in order, and the coincident and N-nearest cases. */
+/* Explaining a value: every share and the rest are the reference's w / sum w, the shares sum to 1, sum (share * z) is
+ * the engine's value at that point and the reference's, the AIDW quantities are the reference's, the listed points
+ * are the nearest in order, and the coincident and N-nearest cases. */
 #include <glib.h>
 #include <math.h>
 
@@ -40,6 +41,43 @@ check_sums (const shepard_explanation *explanation, const shepard_contribution *
     }
   g_assert_cmpfloat_with_epsilon (share, 1.0, 1e-12);
   g_assert_cmpfloat_with_epsilon (share_value, explanation->value, 1e-12 * scale);
+}
+
+/* Each listed share, and what the rest holds, from the reference alone: w = d^-alpha over every weighted point (all of
+ * them, or the N nearest), alpha the reference's, share = w / sum w. */
+static void
+check_shares_against_reference (const reference_data *reference, const shepard_params *params,
+                                const reference_result *expected, double x, double y,
+                                const shepard_explanation *explanation, const shepard_contribution *listed)
+{
+  size_t n = reference->count;
+  size_t n_weighted = params->neighbors == SHEPARD_NEIGHBORS_ALL ? n : MIN ((size_t) params->neighbors, n);
+  double *d2 = g_new (double, n);
+  size_t *index = g_new (size_t, n);
+  reference_nearest (reference, x, y, n, d2, index);
+  double alpha = params->method == SHEPARD_METHOD_AIDW ? expected->alpha : params->power;
+  double *weight = g_new (double, n_weighted);
+  double total = 0.0;
+  for (size_t j = 0; j < n_weighted; j++)
+    {
+      weight[j] = pow (d2[j] / d2[0], -0.5 * alpha);
+      total += weight[j];
+    }
+  double rest = 0.0, rest_value = 0.0;
+  for (size_t j = 0; j < n_weighted; j++)
+    if (j < explanation->n_listed)
+      g_assert_cmpfloat_with_epsilon (listed[j].share, weight[j] / total, 1e-9 * (weight[j] / total) + 1e-15);
+    else
+      {
+        rest += weight[j] / total;
+        rest_value += weight[j] / total * reference->z[index[j]];
+      }
+  g_assert_cmpfloat_with_epsilon (explanation->rest_share, rest, 1e-9 * rest + 1e-15);
+  if (!expected->neighbourhood_ambiguous)
+    g_assert_cmpfloat_with_epsilon (explanation->rest_share_value, rest_value, 1e-9 * fabs (rest_value) + 1e-12);
+  g_free (weight);
+  g_free (index);
+  g_free (d2);
 }
 
 static void
@@ -125,6 +163,9 @@ test_against_engine (gconstpointer data)
 
       if (explanation.coincident)
         continue;
+      check_shares_against_reference (&reference, &params, &expected, x, y, &explanation, listed);
+      if (!expected.neighbourhood_ambiguous)
+        g_assert_cmpfloat_with_epsilon (explanation.value, expected.value, 1e-9 * scale);
       if (params.neighbors == SHEPARD_NEIGHBORS_ALL)
         {
           g_assert_cmpuint (explanation.n_weighted, ==, points->count);

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The engine object's state and the steps its source files share (engine.c: the object, the points and
+ * interpolation; device-grid.c: results kept on the GPU; cross-validation.c: cross-validation). Not public. */
+#ifndef SHEPARD_ENGINE_INTERNAL_H
+#define SHEPARD_ENGINE_INTERNAL_H
+
+#include "shepard-compute-config.h"
+#include "cpu-backend.h"
+#include "cross-validation.h"
+#include "engine-private.h"
+#if SHEPARD_HAVE_CUDA
+#include "cuda-backend.h"
+#endif
+
+#include <stdbool.h>
+
+struct shepard_engine {
+  shepard_backend backend;
+  shepard_precision precision;
+  int threads;
+  char description[256];
+  char fallback_reason[224]; /* why "auto" runs on the CPU; empty otherwise */
+  const shepard_cpu_kernels *kernels;
+#if SHEPARD_HAVE_CUDA
+  shepard_cuda_backend *cuda; /* NULL on the CPU backend */
+#endif
+  bool has_points;
+  double hull_area; /* of the points, once asked for; NAN until then */
+  bool observed_known; /* whether observed holds the points' statistics, computed at the first cross-validation */
+  shepard_cv_observed observed;
+  shepard_point_set points;
+  shepard_even_grid grid;
+};
+
+shepard_cpu_backend shepard_engine_cpu_backend (const shepard_engine *engine);
+
+/* Checks what every interpolation needs (valid parameters, points) and finds AIDW's r_exp (given units). */
+shepard_status shepard_engine_prepare (shepard_engine *engine, const shepard_params *params, double *r_exp,
+                                       shepard_error *error);
+
+/* The area A of AIDW's study region by the parameters' area mode, over all the engine's points. */
+shepard_status shepard_engine_study_area (shepard_engine *engine, const shepard_params *params, double *area,
+                                          shepard_error *error);
+
+/* AIDW's r_exp for predictions made from n_points over the area A, by params->rexp. */
+double shepard_engine_expected_distance_for (const shepard_params *params, size_t n_points, double area);
+
+shepard_status shepard_engine_check_grid (const shepard_grid *grid, shepard_error *error);
+
+#if SHEPARD_HAVE_CUDA
+/* Whether params run on the engine's GPU: neighbourhoods beyond what the GPU keeps in registers run on the CPU. */
+bool shepard_engine_runs_on_gpu (const shepard_engine *engine, const shepard_params *params);
+#endif
+
+#endif
