@@ -366,11 +366,22 @@ density_ratio_scale (const shepard_params *params, size_t n, int from_k, int to_
   return shepard_aidw_expected_knn_distance (n, 1.0, to_k) / shepard_aidw_expected_knn_distance (n, 1.0, from_k);
 }
 
+/* The alphas of a start that does not rise, raised where they fall: so that nothing the search tries breaks the
+ * constraint, however the start does (the start itself may still come back, as the best, when nothing beats it). */
+static void
+make_alphas_rise (shepard_params *params)
+{
+  for (int level = 1; level < SHEPARD_AIDW_LEVELS; level++)
+    params->alpha[level] = MAX (params->alpha[level], params->alpha[level - 1]);
+}
+
 /* Tries k around and beyond the best so far, its R thresholds moved along with the density ratio. */
 static gboolean
 scan_k (Search *search, size_t n, int largest)
 {
-  const shepard_params around = search->best;
+  shepard_params around = search->best;
+  if (!search->options->free_alphas)
+    make_alphas_rise (&around);
   int tried[G_N_ELEMENTS (k_scan_factors)];
   size_t n_tried = 0;
 

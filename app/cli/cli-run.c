@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cli-run.h"
 
+#include <errno.h>
 #include <gdal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,4 +104,15 @@ shepard_cli_print_error (const char *program, const GError *error, const char *n
   else
     message = g_strdelimit (g_strdup (error->message), "\r\n", ' ');
   fprintf (stderr, "%s: %s\n", program, message);
+}
+
+int
+shepard_cli_finish_stdout (const char *program, const char *what)
+{
+  errno = 0;
+  if (fflush (stdout) == 0 && !ferror (stdout))
+    return EXIT_SUCCESS;
+  fprintf (stderr, "%s: cannot write %s to standard output: %s\n", program, what,
+           errno != 0 ? g_strerror (errno) : "a write failed");
+  return EXIT_FAILURE;
 }

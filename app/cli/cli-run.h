@@ -44,4 +44,9 @@ int shepard_cli_exit_status_for (const GError *error);
  * (not_written NULL: without it). */
 void shepard_cli_print_error (const char *program, const GError *error, const char *not_written);
 
+/* Flushes stdout, where the tool printed what (its results, its usage); when any of it could not be written (a full
+ * disk...), says so on stderr as "PROGRAM: cannot write WHAT to standard output: REASON" and returns EXIT_FAILURE,
+ * so that the tool does not end with 0 having lost what it printed; else EXIT_SUCCESS. */
+int shepard_cli_finish_stdout (const char *program, const char *what);
+
 G_END_DECLS

@@ -14,16 +14,13 @@
 #include "method-spec.h"
 #include "point-layer-writer.h"
 #include "point-layer.h"
+#include "scaled-progress.h"
 #include "shepard-app-error.h"
 #include "shepard-optimiser.h"
 #include "terminal-progress.h"
+#include "vector-format.h"
 
 #define PROGRAM "shepard-cv"
-
-enum {
-  /* Cross-validation predicts each point from at least two others. */
-  MIN_POINTS = 3,
-};
 
 /* Share of the progress bar taken by the cross-validation (or the optimisation) when RESIDUALS is written. */
 #define COMPUTE_SHARE 0.9
@@ -35,26 +32,6 @@ typedef struct {
   gboolean optimised;
   ShepardOptimiseResult optimisation;
 } CvReport;
-
-typedef struct {
-  ShepardTerminalProgress *bar;
-  double start, span;
-} ScaledProgress;
-
-static int CPL_STDCALL
-report_scaled_progress (double fraction, const char *message, void *data)
-{
-  const ScaledProgress *scaled = data;
-
-  return shepard_terminal_progress_report (scaled->start + scaled->span * CLAMP (fraction, 0.0, 1.0), message,
-                                           scaled->bar);
-}
-
-static bool
-report_engine_progress (double fraction, const char *message, void *data)
-{
-  return report_scaled_progress (fraction, message, data) != FALSE;
-}
 
 static gboolean
 check_residuals_path (const ShepardCvOptions *options, GError **error)
@@ -68,7 +45,7 @@ check_residuals_path (const ShepardCvOptions *options, GError **error)
                    options->residuals_path);
       return FALSE;
     }
-  if (shepard_point_layer_writer_find_driver (options->residuals_path, NULL, error) == NULL)
+  if (shepard_vector_format_find_driver (options->residuals_path, NULL, error) == NULL)
     return FALSE;
   /* Refused before the work rather than after it; the writer finds any other reason it cannot write. */
   g_autofree char *directory = g_path_get_dirname (options->residuals_path);
@@ -90,13 +67,6 @@ read_points (const ShepardCvOptions *options, GError **error)
 
   if (points == NULL)
     return NULL;
-  if (points->count < MIN_POINTS)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_POINTS,
-                   "layer \"%s\" has %zu usable point%s: cross-validation needs at least %d", points->layer_name,
-                   points->count, points->count == 1 ? "" : "s", MIN_POINTS);
-      return NULL;
-    }
   if (!options->quiet)
     shepard_cli_report_points (points);
   return g_steal_pointer (&points);
@@ -104,13 +74,13 @@ read_points (const ShepardCvOptions *options, GError **error)
 
 static gboolean
 cross_validate (shepard_engine *engine, const ShepardCvOptions *options, const shepard_params *params,
-                const shepard_cv_outputs *outputs, shepard_cv_summary *summary, ScaledProgress *progress,
+                const shepard_cv_outputs *outputs, shepard_cv_summary *summary, ShepardScaledProgress *progress,
                 GError **error)
 {
   shepard_error engine_error = { 0 };
 
   if (shepard_engine_cross_validate (engine, params, options->folds, options->seed, outputs, summary,
-                                     report_engine_progress, progress, &engine_error)
+                                     shepard_scaled_progress_report_engine, progress, &engine_error)
       != SHEPARD_OK)
     {
       shepard_app_error_set_from_engine (error, &engine_error);
@@ -120,7 +90,7 @@ cross_validate (shepard_engine *engine, const ShepardCvOptions *options, const s
 }
 
 static gboolean
-optimise (shepard_engine *engine, const ShepardCvOptions *options, CvReport *report, ScaledProgress *progress,
+optimise (shepard_engine *engine, const ShepardCvOptions *options, CvReport *report, ShepardScaledProgress *progress,
           GError **error)
 {
   ShepardOptimiseOptions optimise_options;
@@ -130,8 +100,8 @@ optimise (shepard_engine *engine, const ShepardCvOptions *options, CvReport *rep
                                                                               : SHEPARD_OBJECTIVE_RMSE;
   optimise_options.folds = options->folds;
   optimise_options.seed = options->seed;
-  if (!shepard_optimise (engine, &report->params, &optimise_options, &report->optimisation, report_engine_progress,
-                         progress, error))
+  if (!shepard_optimise (engine, &report->params, &optimise_options, &report->optimisation,
+                         shepard_scaled_progress_report_engine, progress, error))
     return FALSE;
   report->optimised = TRUE;
   report->params = report->optimisation.best;
@@ -142,7 +112,7 @@ optimise (shepard_engine *engine, const ShepardCvOptions *options, CvReport *rep
 /* Cross-validates once more with every point's outcome and writes them with the layer's CRS. */
 static gboolean
 write_residuals (shepard_engine *engine, const ShepardCvOptions *options, const ShepardPointLayer *points,
-                 CvReport *report, ScaledProgress *progress, GError **error)
+                 CvReport *report, ShepardScaledProgress *progress, GError **error)
 {
   size_t n = points->count;
   g_autofree double *predicted = g_new (double, n);
@@ -151,7 +121,7 @@ write_residuals (shepard_engine *engine, const ShepardCvOptions *options, const 
   g_autofree size_t *fold = g_new (size_t, n);
   g_autofree double *fold_number = g_new (double, n);
   shepard_cv_outputs outputs = { .prediction = predicted, .residual = residual, .alpha = alpha, .fold = fold };
-  ScaledProgress compute_progress = *progress;
+  ShepardScaledProgress compute_progress = *progress;
 
   if (report->optimised)
     compute_progress.span = 0.0;
@@ -167,14 +137,12 @@ write_residuals (shepard_engine *engine, const ShepardCvOptions *options, const 
     { "alpha", alpha },
     { "fold", fold_number },
   };
-  ScaledProgress write_progress = {
-    .bar = progress->bar,
-    .start = progress->start + progress->span,
-    .span = 1.0 - (progress->start + progress->span),
-  };
+  ShepardScaledProgress write_progress = *progress;
+  write_progress.start = progress->start + progress->span;
+  write_progress.span = 1.0 - write_progress.start;
   return shepard_point_layer_write_full (options->residuals_path, NULL, NULL, points->crs_wkt, points->x, points->y,
-                                         n, fields, G_N_ELEMENTS (fields), report_scaled_progress, &write_progress,
-                                         error);
+                                         n, fields, G_N_ELEMENTS (fields), shepard_scaled_progress_report,
+                                         &write_progress, error);
 }
 
 static gboolean
@@ -190,7 +158,11 @@ run (const ShepardCvOptions *options, ShepardTerminalProgress *bar, CvReport *re
   if (engine == NULL)
     return FALSE;
 
-  ScaledProgress progress = { .bar = bar, .span = options->residuals_path != NULL ? COMPUTE_SHARE : 1.0 };
+  ShepardScaledProgress progress = {
+    .progress = shepard_terminal_progress_report,
+    .progress_data = bar,
+    .span = options->residuals_path != NULL ? COMPUTE_SHARE : 1.0,
+  };
   if (options->optimise != SHEPARD_CV_OPTIMISE_NONE)
     {
       if (!optimise (engine, options, report, &progress, error))
@@ -199,8 +171,10 @@ run (const ShepardCvOptions *options, ShepardTerminalProgress *bar, CvReport *re
   else if (options->residuals_path == NULL
            && !cross_validate (engine, options, &report->params, NULL, &report->summary, &progress, error))
     return FALSE;
-  if (options->residuals_path != NULL && !write_residuals (engine, options, points, report, &progress, error))
-    return FALSE;
+  /* The writer asks the progress, which watches for Ctrl-C, once more just before it moves the file into place: a
+   * signal after that finds the file written, and the run done. */
+  if (options->residuals_path != NULL)
+    return write_residuals (engine, options, points, report, &progress, error);
   if (shepard_cli_cancelled ())
     {
       g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED, "cancelled");
@@ -297,7 +271,7 @@ main (int argc, char **argv)
   if (options.help)
     {
       fputs (shepard_cv_usage (), stdout);
-      return EXIT_SUCCESS;
+      return shepard_cli_finish_stdout (PROGRAM, "the usage");
     }
 
   shepard_cli_init ();
@@ -314,10 +288,14 @@ main (int argc, char **argv)
                                options.residuals_path != NULL ? "no residuals file was written" : NULL);
       status = shepard_cli_exit_status_for (error);
     }
-  else if (options.json)
-    print_json (&report, objective);
   else
-    print_text (&report, objective);
+    {
+      if (options.json)
+        print_json (&report, objective);
+      else
+        print_text (&report, objective);
+      status = shepard_cli_finish_stdout (PROGRAM, "the results");
+    }
   GDALDestroyDriverManager ();
   return status;
 }

@@ -18,52 +18,28 @@
 
 #define PROGRAM "shepard-grid"
 
-/* An output may be neither the input nor another output. */
+/* shepard_grid_export_check keeps the outputs apart from one another; the input is this tool's alone to know. */
 static gboolean
-check_distinct_files (const ShepardGridOptions *options, GError **error)
+check_outputs_are_not_source (const ShepardGridOptions *options, GError **error)
 {
   const struct {
     const char *path;
     const char *what;
-  } files[] = {
-    { options->source, "the input SRC" },
+  } outputs[] = {
     { options->destination, "the output DST" },
     { options->alpha_path, "the output of --alpha-out" },
     { options->r_path, "the output of --r-out" },
     { options->r_obs_path, "the output of --robs-out" },
   };
 
-  for (size_t i = 1; i < G_N_ELEMENTS (files); i++)
-    for (size_t j = 0; j < i; j++)
-      if (files[i].path != NULL && files[j].path != NULL && shepard_paths_name_same_file (files[i].path, files[j].path))
-        {
-          g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_SAME_FILE,
-                       "the output \"%s\" is %s: give another output file name", files[i].path, files[j].what);
-          return FALSE;
-        }
+  for (size_t i = 0; i < G_N_ELEMENTS (outputs); i++)
+    if (outputs[i].path != NULL && shepard_paths_name_same_file (outputs[i].path, options->source))
+      {
+        g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_SAME_FILE,
+                     "%s \"%s\" is the input SRC: give another output file name", outputs[i].what, outputs[i].path);
+        return FALSE;
+      }
   return TRUE;
-}
-
-/* IDW's alpha is its power p in every cell; R and r_obs come from AIDW's neighbour distances, which IDW has not. */
-static gboolean
-check_planes_for_method (const ShepardGridOptions *options, const shepard_params *params, GError **error)
-{
-  const char *refused = NULL;
-
-  if (params->method == SHEPARD_METHOD_AIDW)
-    return TRUE;
-  if (options->r_path != NULL)
-    refused = "--r-out writes AIDW's density ratio R = r_obs / r_exp, which IDW does not have: use it with -a aidw";
-  else if (options->r_obs_path != NULL)
-    refused = "--robs-out writes AIDW's r_obs, the mean distance to the k nearest points, which IDW does not have: "
-              "use it with -a aidw";
-  else if ((options->extra_bands & (SHEPARD_GRID_EXPORT_R | SHEPARD_GRID_EXPORT_R_OBS)) != 0)
-    refused = "--extra-bands: r and robs are AIDW's R and r_obs, which IDW does not have: use them with -a aidw, or "
-              "ask for alpha alone";
-  if (refused == NULL)
-    return TRUE;
-  g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE, refused);
-  return FALSE;
 }
 
 static gboolean
@@ -102,7 +78,7 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   shepard_params params;
   if (!shepard_method_spec_parse (options->method, &params, error))
     return FALSE;
-  if (!check_planes_for_method (options, &params, error) || !check_distinct_files (options, error))
+  if (!check_outputs_are_not_source (options, error))
     return FALSE;
 
   ShepardGridExport request = {
@@ -154,7 +130,7 @@ main (int argc, char **argv)
   if (options.help)
     {
       fputs (shepard_grid_usage (), stdout);
-      return EXIT_SUCCESS;
+      return shepard_cli_finish_stdout (PROGRAM, "the usage");
     }
 
   shepard_cli_init ();

@@ -6,31 +6,11 @@
 #include "atomic-raster.h"
 #include "file-identity.h"
 #include "grid-extent.h"
+#include "scaled-progress.h"
 #include "shepard-app-error.h"
 
 /* Share of the progress bar taken by computing when the rasters still have to be copied into their format. */
 #define COMPUTE_SHARE_BEFORE_COPY 0.9
-
-typedef struct {
-  GDALProgressFunc progress;
-  void *progress_data;
-  double start, span;
-} ScaledProgress;
-
-static int CPL_STDCALL
-report_scaled_progress (double fraction, const char *message, void *data)
-{
-  const ScaledProgress *scaled = data;
-
-  return scaled->progress (scaled->start + scaled->span * CLAMP (fraction, 0.0, 1.0), message,
-                           scaled->progress_data);
-}
-
-static bool
-report_engine_progress (double fraction, const char *message, void *data)
-{
-  return report_scaled_progress (fraction, message, data) != FALSE;
-}
 
 static gboolean
 report_cancelled (GError **error)
@@ -96,8 +76,9 @@ shepard_grid_export_check (const shepard_params *params, const ShepardGridExport
       if (asks_for (request, plane))
         {
           g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
-                       "%s (%s) exists only for AIDW: choose the aidw method, or leave %s out", planes[plane].name,
-                       planes[plane].meaning, planes[plane].name);
+                       "%s (%s) exists only for AIDW: choose the aidw method, or write %s neither as a band nor as "
+                       "a raster of its own",
+                       planes[plane].name, planes[plane].meaning, planes[plane].name);
           return FALSE;
         }
   for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
@@ -197,8 +178,8 @@ rows_per_band (const shepard_grid *grid, size_t band_bytes, size_t outputs)
 
 static gboolean
 compute_and_write (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid,
-                   const ExportPlan *plan, double r_exp, size_t band_bytes, const ScaledProgress *compute_progress,
-                   GError **error)
+                   const ExportPlan *plan, double r_exp, size_t band_bytes,
+                   const ShepardScaledProgress *compute_progress, GError **error)
 {
   size_t n_computed = 0;
   for (Plane plane = PLANE_VALUES; plane < N_PLANES; plane++)
@@ -228,7 +209,7 @@ compute_and_write (shepard_engine *engine, const shepard_params *params, const s
       shepard_grid band = *grid;
       band.y_max = grid->y_max - (double) first_row * grid->dy;
       band.height = rows;
-      ScaledProgress band_progress = *compute_progress;
+      ShepardScaledProgress band_progress = *compute_progress;
       band_progress.start += compute_progress->span * (double) first_row / (double) grid->height;
       band_progress.span *= (double) rows / (double) grid->height;
 
@@ -238,8 +219,8 @@ compute_and_write (shepard_engine *engine, const shepard_params *params, const s
         .r_obs = rows_of[PLANE_R_OBS],
       };
       shepard_error engine_error = { 0 };
-      if (shepard_engine_interpolate_grid (engine, params, &band, &outputs, report_engine_progress, &band_progress,
-                                           &engine_error)
+      if (shepard_engine_interpolate_grid (engine, params, &band, &outputs, shepard_scaled_progress_report_engine,
+                                           &band_progress, &engine_error)
           != SHEPARD_OK)
         {
           shepard_app_error_set_from_engine (error, &engine_error);
@@ -253,10 +234,25 @@ compute_and_write (shepard_engine *engine, const shepard_params *params, const s
           if (!shepard_atomic_raster_write_band_rows (plan->rasters[i].raster, b + 1, first_row, rows,
                                                       rows_of[plan->rasters[i].bands[b]], error))
             return FALSE;
-      if (!report_scaled_progress (1.0, NULL, &band_progress))
+      if (!shepard_scaled_progress_report (1.0, NULL, &band_progress))
         return report_cancelled (error);
     }
   return TRUE;
+}
+
+/* A commit that failed after the first: the rasters before it are already in place, which the user must know. */
+static void
+prefix_rasters_in_place (const ShepardGridExport *request, const ExportPlan *plan, size_t committed, GError **error)
+{
+  g_autoptr (GString) in_place = g_string_new (NULL);
+
+  for (size_t i = 0; i < committed; i++)
+    {
+      Plane plane = plan->rasters[i].bands[0];
+      g_string_append_printf (in_place, "%sthe %s raster \"%s\"", i > 0 ? ", " : "", planes[plane].name,
+                              plane_path (request, plane));
+    }
+  g_prefix_error (error, "%s replaced, the other rasters not written: ", in_place->str);
 }
 
 gboolean
@@ -285,7 +281,7 @@ shepard_grid_export (shepard_engine *engine, const shepard_params *params, const
   /* Every raster has the format, so either all of them are copied into it when finished or none is. */
   gboolean needs_copy = shepard_atomic_raster_needs_copy (plan.rasters[0].raster);
   double compute_share = needs_copy ? COMPUTE_SHARE_BEFORE_COPY : 1.0;
-  ScaledProgress compute_progress = {
+  ShepardScaledProgress compute_progress = {
     .progress = progress != NULL ? progress : GDALDummyProgress,
     .progress_data = progress_data,
     .start = 0.0,
@@ -302,15 +298,20 @@ shepard_grid_export (shepard_engine *engine, const shepard_params *params, const
     n_bands += plan.rasters[i].n_bands;
   for (size_t i = 0; i < plan.n_rasters; i++)
     {
-      ScaledProgress finish_progress = compute_progress;
+      ShepardScaledProgress finish_progress = compute_progress;
       finish_progress.start = compute_share + (1.0 - compute_share) * (double) bands_before / (double) n_bands;
       finish_progress.span = (1.0 - compute_share) * (double) plan.rasters[i].n_bands / (double) n_bands;
       bands_before += plan.rasters[i].n_bands;
-      if (!shepard_atomic_raster_finish (plan.rasters[i].raster, report_scaled_progress, &finish_progress, error))
+      if (!shepard_atomic_raster_finish (plan.rasters[i].raster, shepard_scaled_progress_report, &finish_progress,
+                                         error))
         return FALSE;
     }
   for (size_t i = 0; i < plan.n_rasters; i++)
     if (!shepard_atomic_raster_commit (plan.rasters[i].raster, error))
-      return FALSE;
+      {
+        if (i > 0)
+          prefix_rasters_in_place (request, &plan, i, error);
+        return FALSE;
+      }
   return TRUE;
 }

@@ -42,16 +42,22 @@ const char *shepard_grid_export_plane_name (ShepardGridExportPlanes plane);
 
 /* Checks a request before anything is computed or written: R and r_obs exist only for AIDW
  * (SHEPARD_APP_ERROR_INVALID_PARAMETER), no two outputs may name one file (SHEPARD_APP_ERROR_SAME_FILE), and the
- * format must hold the value raster's bands (SHEPARD_APP_ERROR_FORMAT). shepard_grid_export checks the same first;
- * a dialog or a command line may call it to refuse a request at once, before reading or computing anything. */
+ * format must hold the value raster's bands (SHEPARD_APP_ERROR_FORMAT). The messages name the planes and rasters
+ * ("the R raster", "the value raster"), not the widgets or options that asked for them. shepard_grid_export checks
+ * the same first; a dialog or a command line may call it to refuse a request at once, before reading or computing
+ * anything (the format's probe runs once: see shepard_raster_format_find_driver_for_bands). Whether an output is
+ * also an input is for the caller, which knows its inputs. */
 gboolean shepard_grid_export_check (const shepard_params *params, const ShepardGridExport *request, GError **error);
 
 /* Interpolates the grid with the engine (its points already set) and writes every raster the request asks for
  * through GDAL, band by band (rows of every plane at a time, never a whole raster in memory), each raster
  * atomically. A format that cannot hold the request (too many bands, a data type it cannot store) fails before any
- * work. On failure or cancel nothing is left and existing files are untouched; on success every raster is in place
- * (all are whole before the first is moved onto its target). progress follows GDAL's contract and may be NULL;
- * returning FALSE cancels (SHEPARD_APP_ERROR_CANCELLED). */
+ * work. On success every raster is in place. All are whole before the first is moved onto its target, so a failure
+ * or cancel before then leaves nothing and existing files untouched. The moves themselves (a rename each, the value
+ * raster first) are not one transaction: should one fail (the directory made unwritable meanwhile), the rasters moved
+ * before it stay in place, replacing what was there, the others are not written, and the error names those in place.
+ * progress follows GDAL's contract and may be NULL; returning FALSE cancels (SHEPARD_APP_ERROR_CANCELLED) up to the
+ * moves, not during them. */
 gboolean shepard_grid_export (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid,
                               const ShepardGridExport *request, GDALProgressFunc progress, void *progress_data,
                               GError **error);

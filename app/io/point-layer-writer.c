@@ -10,102 +10,12 @@
 #include "gdal-error-trap.h"
 #include "shepard-app-error.h"
 #include "staging-directory.h"
+#include "vector-format.h"
 
 enum { FEATURES_BETWEEN_PROGRESS_CALLS = 4096 };
 
-typedef struct {
-  const char *extension;
-  const char *driver_name;
-  /* Files beside the main one that belong to it: a stale one would describe the new file wrongly. */
-  const char *side_cars[8];
-  const char *layer_options[2];
-  gboolean crs_in_prj; /* the driver keeps no CRS itself, but reads one from a .prj beside the file */
-} VectorFormat;
-
-/* FlatGeobuf's spatial index would sort the points along a curve: the rows keep their order instead. */
-static const VectorFormat vector_formats[] = {
-  { "gpkg", "GPKG", { NULL }, { NULL }, FALSE },
-  { "csv", "CSV", { "csvt", "prj", NULL }, { "GEOMETRY=AS_XY", NULL }, TRUE },
-  { "shp", "ESRI Shapefile", { "shx", "dbf", "prj", "cpg", "qix", "sbn", "sbx", NULL }, { NULL }, FALSE },
-  { "geojson", "GeoJSON", { NULL }, { NULL }, FALSE },
-  { "json", "GeoJSON", { NULL }, { NULL }, FALSE },
-  { "fgb", "FlatGeobuf", { NULL }, { "SPATIAL_INDEX=NO", NULL }, FALSE },
-  { "gml", "GML", { "xsd", "gfs", NULL }, { NULL }, FALSE },
-  { "sqlite", "SQLite", { NULL }, { NULL }, FALSE },
-};
-
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (OGRSpatialReferenceH, OSRRelease, NULL)
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (OGRFieldDefnH, OGR_Fld_Destroy, NULL)
-
-static char *
-list_extensions (void)
-{
-  GString *names = g_string_new (NULL);
-
-  for (size_t i = 0; i < G_N_ELEMENTS (vector_formats); i++)
-    g_string_append_printf (names, "%s.%s", i > 0 ? ", " : "", vector_formats[i].extension);
-  return g_string_free (names, FALSE);
-}
-
-/* The extension after the last dot of the file name, lower case; NULL when there is none. */
-static char *
-file_extension (const char *path)
-{
-  g_autofree char *name = g_path_get_basename (path);
-  const char *dot = strrchr (name, '.');
-
-  return dot != NULL && dot != name && dot[1] != '\0' ? g_ascii_strdown (dot + 1, -1) : NULL;
-}
-
-static const VectorFormat *
-format_for_driver (GDALDriverH driver)
-{
-  const char *name = GDALGetDriverShortName (driver);
-
-  for (size_t i = 0; i < G_N_ELEMENTS (vector_formats); i++)
-    if (g_strcmp0 (vector_formats[i].driver_name, name) == 0)
-      return &vector_formats[i];
-  return NULL;
-}
-
-static gboolean
-creates_vectors (GDALDriverH driver)
-{
-  return GDALGetMetadataItem (driver, GDAL_DCAP_VECTOR, NULL) != NULL
-         && GDALGetMetadataItem (driver, GDAL_DCAP_CREATE, NULL) != NULL;
-}
-
-GDALDriverH
-shepard_point_layer_writer_find_driver (const char *path, const char *driver_name, GError **error)
-{
-  g_return_val_if_fail (path != NULL, NULL);
-
-  const char *wanted = driver_name;
-  if (wanted == NULL)
-    {
-      g_autofree char *extension = file_extension (path);
-      for (size_t i = 0; extension != NULL && i < G_N_ELEMENTS (vector_formats) && wanted == NULL; i++)
-        if (strcmp (extension, vector_formats[i].extension) == 0)
-          wanted = vector_formats[i].driver_name;
-      if (wanted == NULL)
-        {
-          g_autofree char *known = list_extensions ();
-          g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
-                       "cannot tell the vector format of \"%s\" from its extension: end the name with one of %s",
-                       path, known);
-          return NULL;
-        }
-    }
-  GDALDriverH driver = GDALGetDriverByName (wanted);
-  if (driver == NULL || !creates_vectors (driver))
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
-                   "\"%s\" is not a vector format this GDAL can write (ogrinfo --formats lists those marked w+)",
-                   wanted);
-      return NULL;
-    }
-  return driver;
-}
 
 static void
 set_gdal_error (GError **error, const ShepardGdalErrorTrap *trap, const char *what, const char *path)
@@ -245,7 +155,7 @@ write_dataset (GDALDriverH driver, const char *work_path, const char *path, cons
       set_gdal_error (error, &trap, "creating", path);
       return FALSE;
     }
-  const VectorFormat *format = format_for_driver (driver);
+  const ShepardVectorFormat *format = shepard_vector_format_for_driver (driver);
   g_autofree char *default_name = default_layer_name (path);
   OGRLayerH layer = GDALDatasetCreateLayer (dataset, layer_name != NULL ? layer_name : default_name, crs, wkbPoint,
                                             format != NULL ? (CSLConstList) format->layer_options : NULL);
@@ -309,7 +219,7 @@ write_prj (const char *work_path, const char *path, OGRSpatialReferenceH crs, GE
 
 /* Moves the layer into place; the side-cars of an old file of the same format that the new one did not write go. */
 static gboolean
-commit (ShepardStagingDirectory *staging, const char *path, const VectorFormat *format, GError **error)
+commit (ShepardStagingDirectory *staging, const char *path, const ShepardVectorFormat *format, GError **error)
 {
   if (!g_file_test (shepard_staging_directory_get_path (staging), G_FILE_TEST_EXISTS))
     {
@@ -350,7 +260,7 @@ shepard_point_layer_write_full (const char *path, const char *driver_name, const
   g_return_val_if_fail (n_fields == 0 || fields != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  GDALDriverH driver = shepard_point_layer_writer_find_driver (path, driver_name, error);
+  GDALDriverH driver = shepard_vector_format_find_driver (path, driver_name, error);
   if (driver == NULL || !check_input (path, x, y, count, error))
     return FALSE;
   for (size_t i = 0; i < n_fields; i++)
@@ -367,7 +277,7 @@ shepard_point_layer_write_full (const char *path, const char *driver_name, const
   const char *work_path = shepard_staging_directory_get_path (staging);
   FeatureSource source = { .x = x, .y = y, .count = count, .fields = fields, .n_fields = n_fields };
 
-  const VectorFormat *format = format_for_driver (driver);
+  const ShepardVectorFormat *format = shepard_vector_format_for_driver (driver);
   gboolean done = write_dataset (driver, work_path, path, layer_name, crs, &source, progress, progress_data, error);
   if (done && crs != NULL && format != NULL && format->crs_in_prj)
     done = write_prj (work_path, path, crs, error);

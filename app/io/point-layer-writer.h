@@ -4,6 +4,8 @@
 #include <gdal.h>
 #include <glib.h>
 
+#include "vector-format.h"
+
 G_BEGIN_DECLS
 
 /* One attribute of every point written, a Real field. */
@@ -12,20 +14,16 @@ typedef struct {
   const double *values; /* one per point; NaN: null */
 } ShepardPointField;
 
-/* The OGR vector driver that writes path: driver_name when not NULL (it must create vector datasets), else the one
- * its extension names (gpkg, csv, shp, geojson, json, fgb, gml, sqlite; case-insensitive).
- * SHEPARD_APP_ERROR_FORMAT, naming the known extensions, when there is none. For refusing a command line early. */
-GDALDriverH shepard_point_layer_writer_find_driver (const char *path, const char *driver_name, GError **error);
-
 /* Writes count points (x[i], y[i]) with the fields as a Point layer to path, in the driver that
- * shepard_point_layer_writer_find_driver finds, with the CRS crs_wkt (any definition OGR reads; NULL: none), as
- * layer_name (NULL: the file's name without its extension). A CSV gets its coordinates as columns X and Y, which
- * the point reader finds by default, and its CRS in a .prj beside it, as GDAL reads it. Every coordinate must be
- * finite.
+ * shepard_vector_format_find_driver finds (driver_name, else the one the file's extension names), with the CRS crs_wkt
+ * (any definition OGR reads; NULL: none; a format that keeps a CRS of its own, such as KML's WGS 84, gets the points
+ * as GDAL transforms them), as layer_name (NULL: the file's name without its extension). A CSV gets its coordinates
+ * as columns X and Y, which the point reader finds by default, and its CRS in a .prj beside it, as GDAL reads it.
+ * Every coordinate must be finite.
  * Atomically: everything is written into a hidden temporary directory beside path and moved into place (side-car
  * files first, such as a Shapefile's .shx, .dbf and .prj, then the file itself) only when complete, replacing an
- * existing file and the side-cars of its format that the new one lacks. A failure or cancel leaves nothing, and an
- * existing file is never touched before the new one is whole.
+ * existing file and those side-cars of its format (ShepardVectorFormat lists them) that the new one lacks. A failure
+ * or cancel leaves nothing, and an existing file is never touched before the new one is whole.
  * Errors are SHEPARD_APP_ERROR_FORMAT, _INVALID_PARAMETER (coordinates, CRS) and _WRITE. */
 gboolean shepard_point_layer_write (const char *path, const char *driver_name, const char *layer_name,
                                     const char *crs_wkt, const double *x, const double *y, size_t count,

@@ -5,23 +5,16 @@
 #include <string.h>
 
 #include "gdal-autocleanups.h"
+#include "gdal-driver.h"
 #include "gdal-error-trap.h"
 #include "shepard-app-error.h"
-
-static gboolean
-driver_has_capability (GDALDriverH driver, const char *capability)
-{
-  const char *value = GDALGetMetadataItem (driver, capability, NULL);
-
-  return value != NULL && CPLTestBool (value);
-}
 
 gboolean
 shepard_raster_driver_can_create (GDALDriverH driver)
 {
   g_return_val_if_fail (driver != NULL, FALSE);
 
-  return driver_has_capability (driver, GDAL_DCAP_CREATE);
+  return shepard_gdal_driver_has_capability (driver, GDAL_DCAP_CREATE);
 }
 
 static gboolean
@@ -77,13 +70,14 @@ shepard_raster_format_find_driver (const ShepardRasterFormat *format, GError **e
                    name);
       return NULL;
     }
-  if (!driver_has_capability (driver, GDAL_DCAP_RASTER))
+  if (!shepard_gdal_driver_has_capability (driver, GDAL_DCAP_RASTER))
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
                    "the %s format holds no rasters: choose a raster format such as GTiff or COG", name);
       return NULL;
     }
-  if (!driver_has_capability (driver, GDAL_DCAP_CREATE) && !driver_has_capability (driver, GDAL_DCAP_CREATECOPY))
+  if (!shepard_gdal_driver_has_capability (driver, GDAL_DCAP_CREATE)
+      && !shepard_gdal_driver_has_capability (driver, GDAL_DCAP_CREATECOPY))
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
                    "GDAL cannot write the %s format, only read it: choose another such as GTiff or COG", name);
@@ -127,21 +121,10 @@ probe_bands (GDALDriverH driver, const ShepardRasterFormat *format, size_t n_ban
   return !shepard_gdal_error_trap_has_failure (trap);
 }
 
-GDALDriverH
-shepard_raster_format_find_driver_for_bands (const ShepardRasterFormat *format, size_t n_bands, GError **error)
+/* Why the format cannot hold n_bands bands, found by writing one cell in memory; NULL when it holds them. */
+static char *
+probe_refusal (GDALDriverH driver, const ShepardRasterFormat *format, size_t n_bands)
 {
-  g_return_val_if_fail (format != NULL && n_bands >= 1, NULL);
-
-  GDALDriverH driver = shepard_raster_format_find_driver (format, error);
-  if (driver == NULL || n_bands == 1 || !driver_has_capability (driver, GDAL_DCAP_VIRTUALIO))
-    return driver;
-  if (n_bands > (size_t) G_MAXINT)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
-                   "a raster of %zu bands cannot be written: GDAL takes at most %d", n_bands, G_MAXINT);
-      return NULL;
-    }
-
   static int probes = 0;
   const char *extension = GDALGetMetadataItem (driver, GDAL_DMD_EXTENSION, NULL);
   g_autofree char *directory = g_strdup_printf ("/vsimem/shepard-band-probe-%d", g_atomic_int_add (&probes, 1));
@@ -151,16 +134,76 @@ shepard_raster_format_find_driver_for_bands (const ShepardRasterFormat *format, 
   shepard_gdal_error_trap_push (&trap);
   gboolean held = probe_bands (driver, format, n_bands, path, &trap);
   VSIRmdirRecursive (directory);
-  if (!held)
+  if (held)
+    return NULL;
+  /* Some drivers start their reason with the file name, which means nothing to the user here. */
+  const char *reason = shepard_gdal_error_trap_reason (&trap, "GDAL gave no reason");
+  if (g_str_has_prefix (reason, path) && g_str_has_prefix (reason + strlen (path), ": "))
+    reason += strlen (path) + 2;
+  return g_strdup (reason);
+}
+
+/* What each probe found, by driver, data type, band count and creation options: a dialog's check, the export's and
+ * each of its rasters ask the same question, and the answer does not change while the process runs. */
+static GMutex probe_cache_mutex;
+static GHashTable *probe_cache; /* key -> the refusal, or NULL where the format holds the bands */
+
+static char *
+probe_cache_key (GDALDriverH driver, const ShepardRasterFormat *format, size_t n_bands)
+{
+  GString *key = g_string_new (NULL);
+
+  g_string_append_printf (key, "%s\n%d\n%zu", GDALGetDriverShortName (driver), (int) format->data_type, n_bands);
+  for (const char *const *option = format->creation_options; option != NULL && *option != NULL; option++)
+    g_string_append_printf (key, "\n%s", *option);
+  return g_string_free (key, FALSE);
+}
+
+/* The refusal of the format, probing only the first time it is asked; NULL when it holds the bands. */
+static char *
+cached_refusal (GDALDriverH driver, const ShepardRasterFormat *format, size_t n_bands)
+{
+  g_autofree char *key = probe_cache_key (driver, format, n_bands);
+  const char *stored = NULL;
+
+  g_mutex_lock (&probe_cache_mutex);
+  if (probe_cache == NULL)
+    probe_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  gboolean probed = g_hash_table_lookup_extended (probe_cache, key, NULL, (gpointer *) &stored);
+  char *refusal = g_strdup (stored);
+  g_mutex_unlock (&probe_cache_mutex);
+  if (probed)
+    return refusal;
+
+  refusal = probe_refusal (driver, format, n_bands);
+  g_mutex_lock (&probe_cache_mutex);
+  g_hash_table_replace (probe_cache, g_steal_pointer (&key), g_strdup (refusal));
+  g_mutex_unlock (&probe_cache_mutex);
+  return refusal;
+}
+
+GDALDriverH
+shepard_raster_format_find_driver_for_bands (const ShepardRasterFormat *format, size_t n_bands, GError **error)
+{
+  g_return_val_if_fail (format != NULL && n_bands >= 1, NULL);
+
+  GDALDriverH driver = shepard_raster_format_find_driver (format, error);
+  if (driver == NULL || n_bands == 1 || !shepard_gdal_driver_has_capability (driver, GDAL_DCAP_VIRTUALIO))
+    return driver;
+  if (n_bands > (size_t) G_MAXINT)
     {
-      /* Some drivers start their reason with the file name, which means nothing to the user here. */
-      const char *reason = shepard_gdal_error_trap_reason (&trap, "GDAL gave no reason");
-      if (g_str_has_prefix (reason, path) && g_str_has_prefix (reason + strlen (path), ": "))
-        reason += strlen (path) + 2;
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
+                   "a raster of %zu bands cannot be written: GDAL takes at most %d", n_bands, G_MAXINT);
+      return NULL;
+    }
+
+  g_autofree char *refusal = cached_refusal (driver, format, n_bands);
+  if (refusal != NULL)
+    {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
                    "the %s format cannot hold %zu bands of %s values (%s): write each surface to a raster of its "
                    "own, or choose a format such as GTiff or COG",
-                   GDALGetDriverShortName (driver), n_bands, GDALGetDataTypeName (format->data_type), reason);
+                   GDALGetDriverShortName (driver), n_bands, GDALGetDataTypeName (format->data_type), refusal);
       return NULL;
     }
   return driver;

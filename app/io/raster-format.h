@@ -28,8 +28,9 @@ gboolean shepard_raster_driver_can_create (GDALDriverH driver);
 
 /* The format's driver, once it is also known to hold n_bands bands of the format's data type: beyond
  * shepard_raster_format_find_driver, a raster of several bands is first written as one cell in memory (/vsimem/),
- * so that a format of one band (AAIGrid...) is refused before any work. Drivers that cannot write to memory are not
- * tried: they fail, if they do, when the raster is written. Fails with SHEPARD_APP_ERROR_FORMAT. */
+ * so that a format of one band (AAIGrid...) is refused before any work. That probe runs once per process for each
+ * driver, data type, band count and set of creation options; later calls reuse its answer. Drivers that cannot write
+ * to memory are not tried: they fail, if they do, when the raster is written. Fails with SHEPARD_APP_ERROR_FORMAT. */
 GDALDriverH shepard_raster_format_find_driver_for_bands (const ShepardRasterFormat *format, size_t n_bands,
                                                          GError **error);
 

@@ -11,6 +11,7 @@ struct _ShepardStagingDirectory {
   char *path;             /* directory / the target's file name */
   char *target_directory;
   char *target_name;
+  gboolean target_existed; /* when staging began: only then are the files beside the target its own */
   gboolean committed;
 };
 
@@ -35,6 +36,7 @@ shepard_staging_directory_new (const char *target_path, const char *what, GError
       return NULL;
     }
   ShepardStagingDirectory *staging = g_new0 (ShepardStagingDirectory, 1);
+  staging->target_existed = g_file_test (target_path, G_FILE_TEST_EXISTS);
   staging->path = g_build_filename (directory, target_name, NULL);
   staging->directory = g_steal_pointer (&directory);
   staging->target_directory = g_steal_pointer (&target_directory);
@@ -96,6 +98,19 @@ shepard_staging_directory_commit (ShepardStagingDirectory *staging, const char *
   g_autoptr (GPtrArray) names = list_directory (staging->directory, error);
   if (names == NULL)
     return FALSE;
+  if (!staging->target_existed)
+    for (guint i = 0; i < names->len; i++)
+      {
+        const char *name = g_ptr_array_index (names, i);
+        g_autofree char *beside = g_build_filename (staging->target_directory, name, NULL);
+        if (g_strcmp0 (name, staging->target_name) != 0 && g_file_test (beside, G_FILE_TEST_EXISTS))
+          {
+            g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE,
+                         "\"%s\" would replace \"%s\", which belongs to another file: choose another name for "
+                         "\"%s\"", staging->target_name, beside, staging->target_name);
+            return FALSE;
+          }
+      }
   for (guint i = 0; i < names->len; i++)
     if (g_strcmp0 (g_ptr_array_index (names, i), staging->target_name) != 0
         && !move_into_target_directory (staging, g_ptr_array_index (names, i), error))
@@ -103,7 +118,7 @@ shepard_staging_directory_commit (ShepardStagingDirectory *staging, const char *
   if (!move_into_target_directory (staging, staging->target_name, error))
     return FALSE;
 
-  for (size_t i = 0; stale_side_cars != NULL && stale_side_cars[i] != NULL; i++)
+  for (size_t i = 0; staging->target_existed && stale_side_cars != NULL && stale_side_cars[i] != NULL; i++)
     if (!names_contain (names, stale_side_cars[i]))
       {
         g_autofree char *stale = g_build_filename (staging->target_directory, stale_side_cars[i], NULL);

@@ -19,8 +19,10 @@ ShepardStagingDirectory *shepard_staging_directory_new (const char *target_path,
 const char *shepard_staging_directory_get_path (const ShepardStagingDirectory *staging);
 
 /* Moves every file written onto the target's directory, the side-car files first so that the target, last, appears
- * whole. Then removes those of stale_side_cars (file names beside the target, NULL-terminated, may be NULL) that
- * were not written: an old target's side-car would otherwise describe the new one. */
+ * whole. Then, when the target existed as staging began, removes those of stale_side_cars (file names beside the
+ * target, NULL-terminated, may be NULL) that were not written: the old target's side-car would otherwise describe
+ * the new one. When it did not exist, a file beside it under a side-car's name is another file's (a Shapefile's .prj
+ * beside a new CSV): commit then fails and moves nothing. */
 gboolean shepard_staging_directory_commit (ShepardStagingDirectory *staging, const char *const *stale_side_cars,
                                            GError **error);
 

@@ -4,6 +4,7 @@
 #include <gdal.h>
 #include <string.h>
 
+#include "gdal-driver.h"
 #include "raster-format.h"
 
 static void
@@ -28,9 +29,9 @@ shepard_writable_formats_list (void)
       GDALDriverH driver = GDALGetDriver (i);
       const char *types = GDALGetMetadataItem (driver, GDAL_DMD_CREATIONDATATYPES, NULL);
       const char *extension = GDALGetMetadataItem (driver, GDAL_DMD_EXTENSION, NULL);
-      if (GDALGetMetadataItem (driver, GDAL_DCAP_RASTER, NULL) == NULL
-          || (GDALGetMetadataItem (driver, GDAL_DCAP_CREATE, NULL) == NULL
-              && GDALGetMetadataItem (driver, GDAL_DCAP_CREATECOPY, NULL) == NULL)
+      if (!shepard_gdal_driver_has_capability (driver, GDAL_DCAP_RASTER)
+          || (!shepard_gdal_driver_has_capability (driver, GDAL_DCAP_CREATE)
+              && !shepard_gdal_driver_has_capability (driver, GDAL_DCAP_CREATECOPY))
           || types == NULL || strstr (types, "Float32") == NULL || extension == NULL || extension[0] == '\0')
         continue;
       ShepardWritableFormat *format = g_new0 (ShepardWritableFormat, 1);

@@ -16,10 +16,12 @@ scratch_directory_new (const char *name_template)
 void
 scratch_directory_remove (const char *path)
 {
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+  /* A link to a directory would otherwise have what it points to emptied. */
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
     {
       g_autoptr (GDir) listing = g_dir_open (path, 0, NULL);
-      for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
+      const char *name;
+      while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
         {
           g_autofree char *child = g_build_filename (path, name, NULL);
           scratch_directory_remove (child);
@@ -39,9 +41,11 @@ compare_names (gconstpointer a, gconstpointer b)
 char *
 scratch_directory_list (const char *path)
 {
-  g_autoptr (GDir) listing = g_dir_open (path, 0, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) listing = g_dir_open (path, 0, &error);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
 
+  g_assert_no_error (error);
   for (const char *name = g_dir_read_name (listing); name != NULL; name = g_dir_read_name (listing))
     g_ptr_array_add (names, g_strdup (name));
   g_ptr_array_sort (names, compare_names);

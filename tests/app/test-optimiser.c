@@ -369,9 +369,75 @@ test_k_fold_reproducible (void)
   g_assert_cmpfloat (first.best_score, <, first.start_score);
 }
 
-/* Nothing can beat the start within one evaluation: the start comes back as it was. */
+/* Points on a square lattice of unit spacing with random values, each predicted from its 2 nearest: both lie at
+ * distance 1, where every power gives the weight 1, so no parameter changes any prediction, and every evaluation
+ * scores the same as the start. */
+static Points *
+lattice (guint32 seed, size_t side)
+{
+  g_autoptr (GRand) random = g_rand_new_with_seed (seed);
+  Points *points = points_new (side * side);
+
+  for (size_t i = 0; i < points->n; i++)
+    {
+      points->x[i] = (double) (i % side);
+      points->y[i] = (double) (i / side);
+      points->z[i] = g_rand_double_range (random, 0.0, 100.0);
+    }
+  return points;
+}
+
+/* The result is never worse than the start, and where nothing is strictly better the start itself comes back, bit
+ * for bit, however many parameters were tried: with a budget of one evaluation, and on a layer where no parameter
+ * changes the score. */
 static void
-test_never_worse (void)
+test_never_worse (gconstpointer data)
+{
+  shepard_method method = GPOINTER_TO_INT (data);
+  g_autoptr (Points) meuse = read_meuse_log_zinc ();
+  g_autoptr (shepard_engine) meuse_engine = engine_with (meuse, test_backend (), SHEPARD_PRECISION_FLOAT32);
+  shepard_params start;
+  ShepardOptimiseOptions options;
+
+  if (method == SHEPARD_METHOD_IDW)
+    shepard_params_init_idw (&start);
+  else
+    shepard_params_init_aidw (&start);
+  shepard_optimise_options_init (&options);
+  options.max_evaluations = 1;
+  ShepardOptimiseResult result = optimise_ok (meuse_engine, &start, &options);
+  g_assert_cmpuint (result.evaluations, ==, 1);
+  assert_same_params (&result.best, &start);
+  assert_same_summary (&result.best_summary, &result.start_summary);
+  g_assert_cmpfloat (result.best_score, ==, result.start_score);
+
+  g_autoptr (Points) points = lattice (31, 8);
+  g_autoptr (shepard_engine) engine = engine_with (points, test_backend (), SHEPARD_PRECISION_FLOAT32);
+  start.neighbors = 2;
+  options.max_evaluations = 60;
+  result = optimise_ok (engine, &start, &options);
+  assert_consistent (engine, &result, &options, &start);
+  g_assert_cmpuint (result.evaluations, >, 1);
+  assert_same_params (&result.best, &start);
+  assert_same_summary (&result.best_summary, &result.start_summary);
+  g_assert_cmpfloat (result.best_score, ==, result.start_score);
+  /* The layer does what it is meant to: another power, and for AIDW other alphas and k, score the same. */
+  shepard_params other = start;
+  other.power = 5.0;
+  other.k = 7;
+  for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+    other.alpha[level] = 0.5 + level;
+  shepard_cv_summary other_summary;
+  shepard_error error = { 0 };
+  g_assert_cmpint (shepard_engine_cross_validate (engine, &other, options.folds, options.seed, NULL, &other_summary,
+                                                  NULL, NULL, &error),
+                   ==, SHEPARD_OK);
+  assert_same_summary (&other_summary, &result.start_summary);
+}
+
+/* A start outside the optimiser's constraints (alphas not rising) is searched from the nearest rising set. */
+static void
+test_start_not_rising (void)
 {
   g_autoptr (Points) points = read_meuse_log_zinc ();
   g_autoptr (shepard_engine) engine = engine_with (points, test_backend (), SHEPARD_PRECISION_FLOAT32);
@@ -379,17 +445,13 @@ test_never_worse (void)
   ShepardOptimiseOptions options;
 
   shepard_params_init_aidw (&start);
-  start.alpha[2] = 1.0; /* not rising: the search starts from the nearest rising set, the result never worse */
+  start.alpha[2] = 1.0;
   shepard_optimise_options_init (&options);
-  options.max_evaluations = 1;
-  ShepardOptimiseResult result = optimise_ok (engine, &start, &options);
-  g_assert_cmpuint (result.evaluations, ==, 1);
-  assert_same_params (&result.best, &start);
-  g_assert_cmpfloat (result.best_score, ==, result.start_score);
-
   options.max_evaluations = 40;
-  result = optimise_ok (engine, &start, &options);
+  ShepardOptimiseResult result = optimise_ok (engine, &start, &options);
   assert_consistent (engine, &result, &options, &start);
+  g_assert_cmpfloat (result.best_score, <, result.start_score);
+  assert_rising (&result.best);
 }
 
 typedef struct {
@@ -445,6 +507,8 @@ test_cancel (void)
   g_assert_false (optimised);
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED);
   g_assert_cmpint (watch.refused_at, !=, 0);
+  /* The refusal is final: neither the engine nor the optimiser asks again, let alone goes on with the search. */
+  g_assert_cmpuint (watch.calls_after_refusal, ==, 0);
   g_assert_false (watch.decreased);
   g_assert_cmpmem (&result, sizeof result, &untouched, sizeof untouched);
   /* The engine answers within ~100 ms; a loaded test machine gets some slack. */
@@ -535,7 +599,10 @@ main (int argc, char **argv)
   g_test_add_func ("/analysis/optimiser/meuse/free-alphas", test_meuse_free_alphas);
   g_test_add_func ("/analysis/optimiser/mae", test_mae);
   g_test_add_func ("/analysis/optimiser/k-fold-reproducible", test_k_fold_reproducible);
-  g_test_add_func ("/analysis/optimiser/never-worse", test_never_worse);
+  g_test_add_data_func ("/analysis/optimiser/never-worse/idw", GINT_TO_POINTER (SHEPARD_METHOD_IDW), test_never_worse);
+  g_test_add_data_func ("/analysis/optimiser/never-worse/aidw", GINT_TO_POINTER (SHEPARD_METHOD_AIDW),
+                        test_never_worse);
+  g_test_add_func ("/analysis/optimiser/start-not-rising", test_start_not_rising);
   g_test_add_func ("/analysis/optimiser/progress", test_progress_reaches_end);
   g_test_add_func ("/analysis/optimiser/cancel", test_cancel);
   for (size_t i = 0; i < G_N_ELEMENTS (bad_cases); i++)

@@ -142,6 +142,8 @@ static const RoundTrip round_trips[] = {
   { "points.fgb", "points.fgb", 0.0 },
   { "POINTS.SQLITE", "POINTS.SQLITE", 0.0 },
   { "points.gml", "points.gml points.xsd", 1e-14 },
+  /* Outside the writer's own list: GDAL's driver for the extension. */
+  { "points.jml", "points.jml", 1e-14 },
 };
 
 static void
@@ -234,6 +236,57 @@ test_unknown_extension (Fixture *fixture, gconstpointer data)
 
   assert_fails_leaving (fixture->directory, path, nothing, SHEPARD_APP_ERROR_FORMAT, "gpkg, .csv, .shp");
   assert_fails_leaving (fixture->directory, bare, nothing, SHEPARD_APP_ERROR_FORMAT, ".geojson");
+}
+
+/* A format of GDAL's that keeps no geometries (a spreadsheet) would lose the points: refused before anything is
+ * written. */
+static void
+test_format_without_geometries (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (fixture->directory, "points.xlsx", NULL);
+  const char *const nothing[] = { NULL };
+
+  assert_fails_leaving (fixture->directory, path, nothing, SHEPARD_APP_ERROR_FORMAT, "XLSX format keeps no geometries");
+}
+
+/* KML keeps WGS 84 whatever the points' CRS: the driver transforms them, as OGR does. */
+static void
+test_format_with_its_own_crs (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (fixture->directory, "points.kml", NULL);
+  g_autoptr (GError) error = NULL;
+
+  write_ok (path, fixture->crs_wkt, sample_fields, G_N_ELEMENTS (sample_fields));
+  g_autofree char *files = scratch_directory_list (fixture->directory);
+  g_assert_cmpstr (files, ==, "points.kml");
+  g_autoptr (ShepardPointLayer) ranks = shepard_point_layer_read (path, NULL, "rank", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ranks->count, ==, N_POINTS);
+
+  OGRSpatialReferenceH rd_new = OSRNewSpatialReference (fixture->crs_wkt);
+  OGRSpatialReferenceH wgs84 = OSRNewSpatialReference (NULL);
+  g_assert_cmpint (OSRImportFromEPSG (wgs84, 4326), ==, OGRERR_NONE);
+  OSRSetAxisMappingStrategy (rd_new, OAMS_TRADITIONAL_GIS_ORDER);
+  OSRSetAxisMappingStrategy (wgs84, OAMS_TRADITIONAL_GIS_ORDER);
+  char *wgs84_wkt = NULL;
+  g_assert_cmpint (OSRExportToWkt (wgs84, &wgs84_wkt), ==, OGRERR_NONE);
+  assert_same_crs (ranks->crs_wkt, wgs84_wkt);
+  CPLFree (wgs84_wkt);
+  OGRCoordinateTransformationH to_wgs84 = OCTNewCoordinateTransformation (rd_new, wgs84);
+  double longitude[N_POINTS], latitude[N_POINTS];
+  memcpy (longitude, sample_x, sizeof longitude);
+  memcpy (latitude, sample_y, sizeof latitude);
+  g_assert_true (OCTTransform (to_wgs84, N_POINTS, longitude, latitude, NULL));
+  /* 15 significant digits of a degree. */
+  for (size_t i = 0; i < N_POINTS; i++)
+    {
+      g_assert_cmpfloat_with_epsilon (ranks->x[i], longitude[i], 1e-12);
+      g_assert_cmpfloat_with_epsilon (ranks->y[i], latitude[i], 1e-12);
+      g_assert_cmpfloat (ranks->z[i], ==, sample_rank[i]);
+    }
+  OCTDestroyCoordinateTransformation (to_wgs84);
+  OSRRelease (wgs84);
+  OSRRelease (rd_new);
 }
 
 static void
@@ -367,6 +420,38 @@ test_overwrite (Fixture *fixture, gconstpointer data)
   g_assert_null (strstr (files, ".shepard-"));
 }
 
+/* A new layer beside another dataset's files: a Shapefile's .prj is not the new CSV's to replace or remove, with a
+ * CRS (the CSV would write its own .prj) or without (its stale side-cars would go). */
+static void
+test_side_cars_of_another_file (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *shapefile = g_build_filename (fixture->directory, "points.shp", NULL);
+  g_autofree char *csv = g_build_filename (fixture->directory, "points.csv", NULL);
+  g_autoptr (GError) error = NULL;
+
+  write_ok (shapefile, fixture->crs_wkt, sample_fields, G_N_ELEMENTS (sample_fields));
+  g_autofree char *files_before = scratch_directory_list (fixture->directory);
+  g_autoptr (GBytes) before = directory_bytes (fixture->directory);
+
+  g_assert_false (shepard_point_layer_write (csv, NULL, NULL, fixture->crs_wkt, sample_x, sample_y, N_POINTS,
+                                             sample_fields, G_N_ELEMENTS (sample_fields), &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "points.prj"));
+  g_clear_error (&error);
+  g_autofree char *files_refused = scratch_directory_list (fixture->directory);
+  g_assert_cmpstr (files_refused, ==, files_before);
+  g_autoptr (GBytes) after_refusal = directory_bytes (fixture->directory);
+  g_assert_true (g_bytes_equal (before, after_refusal));
+
+  g_autofree char *prj = g_build_filename (fixture->directory, "points.prj", NULL);
+  g_autofree char *prj_before = NULL, *prj_after = NULL;
+  g_assert_true (g_file_get_contents (prj, &prj_before, NULL, NULL));
+  write_ok (csv, NULL, sample_fields, G_N_ELEMENTS (sample_fields));
+  g_assert_true (g_file_get_contents (prj, &prj_after, NULL, NULL));
+  g_assert_cmpstr (prj_after, ==, prj_before);
+}
+
 static void
 test_nonfinite_coordinates (Fixture *fixture, gconstpointer data)
 {
@@ -398,8 +483,11 @@ main (int argc, char **argv)
     }
   ADD ("/app/point-layer-writer/csv-columns", NULL, test_csv_columns);
   ADD ("/app/point-layer-writer/layer-name", NULL, test_layer_name);
+  ADD ("/app/point-layer-writer/side-cars-of-another-file", NULL, test_side_cars_of_another_file);
   ADD ("/app/point-layer-writer/driver-by-name", NULL, test_driver_by_name);
   ADD ("/app/point-layer-writer/unknown-extension", NULL, test_unknown_extension);
+  ADD ("/app/point-layer-writer/format-without-geometries", NULL, test_format_without_geometries);
+  ADD ("/app/point-layer-writer/format-with-its-own-crs", NULL, test_format_with_its_own_crs);
   ADD ("/app/point-layer-writer/unwritable-directory", NULL, test_unwritable_directory);
   ADD ("/app/point-layer-writer/failure-keeps-existing/gpkg", "points.gpkg", test_failure_keeps_existing);
   ADD ("/app/point-layer-writer/failure-keeps-existing/shp", "points.shp", test_failure_keeps_existing);

@@ -2,7 +2,6 @@
 #include "cli-harness.h"
 
 #include <gio/gio.h>
-#include <glib/gstdio.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -71,6 +70,25 @@ cli_run (const char *const *args)
   return run;
 }
 
+CliRun *
+cli_run_with_stdout (const char *const *args, const char *stdout_path)
+{
+  g_autofree char *what = g_strdup_printf ("running, stdout to %s", stdout_path);
+  g_autoptr (GPtrArray) argv = tool_argv (args, what);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+
+  g_subprocess_launcher_set_stdout_file_path (launcher, stdout_path);
+  g_autoptr (GSubprocess) process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  CliRun *run = g_new0 (CliRun, 1);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, &run->standard_error, &error);
+  g_assert_no_error (error);
+  run->exited = g_subprocess_get_if_exited (process);
+  run->exit_code = run->exited ? g_subprocess_get_exit_status (process) : -1;
+  return run;
+}
+
 void
 cli_run_free (CliRun *run)
 {
@@ -86,59 +104,6 @@ cli_assert_success (const CliRun *run)
     g_test_message ("stderr of the failed run:\n%s", run->standard_error);
   g_assert_true (run->exited);
   g_assert_cmpint (run->exit_code, ==, 0);
-}
-
-char *
-cli_make_temp_dir (void)
-{
-  g_autoptr (GError) error = NULL;
-  char *path = g_dir_make_tmp ("shepard-cli-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return path;
-}
-
-void
-cli_remove_tree (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          cli_remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    {
-      g_remove (path);
-    }
-}
-
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
-}
-
-char *
-cli_list_dir (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GDir) dir = g_dir_open (path, 0, &error);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  g_assert_no_error (error);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return g_strjoinv ("\n", (char **) names->pdata);
 }
 
 /* Collects a child's stderr on a thread, so that the test can wait for its first byte and for its end. */

@@ -4,6 +4,9 @@
 
 #include <glib.h>
 
+/* The tests' output directories: scratch_directory_new, _list and _remove. */
+#include "scratch-directory.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -27,6 +30,9 @@ CliRun *cli_run (const char *const *args);
 void cli_run_free (CliRun *run);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliRun, cli_run_free)
 
+/* The same with the tool's stdout going to the file stdout_path (such as /dev/full); standard_output is NULL. */
+CliRun *cli_run_with_stdout (const char *const *args, const char *stdout_path);
+
 /* A run interrupted with SIGINT, as Ctrl-C would. */
 typedef struct {
   gboolean ended;         /* the process ended within CLI_INTERRUPT_GRACE_SECONDS of the signal (else it was killed) */
@@ -46,12 +52,5 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliInterruptedRun, cli_interrupted_run_free)
 
 /* Fails the test unless the run exited with status 0; shows its stderr when it did not. */
 void cli_assert_success (const CliRun *run);
-
-/* A new empty directory under the system's temporary directory; cli_remove_tree removes it again. */
-char *cli_make_temp_dir (void);
-void cli_remove_tree (const char *path);
-
-/* The names in a directory, sorted, as one string joined by '\n' ("" when empty). */
-char *cli_list_dir (const char *path);
 
 G_END_DECLS

@@ -20,7 +20,7 @@ fixtures (void)
   if (fixtures_directory != NULL)
     return fixtures_directory;
 
-  fixtures_directory = cli_make_temp_dir ();
+  fixtures_directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *csv = cli_source_path ("data/meuse.csv");
   g_autoptr (CliPoints) meuse = cli_points_read_csv (csv, "zinc");
   g_autofree char *meuse_path = g_build_filename (fixtures_directory, "meuse.gpkg", NULL);
@@ -118,7 +118,7 @@ static void
 assert_directory_unchanged (const char *path, GHashTable *before)
 {
   g_autoptr (GHashTable) after = snapshot_directory (path);
-  g_autofree char *listing = cli_list_dir (path);
+  g_autofree char *listing = scratch_directory_list (path);
   GHashTableIter iter;
   gpointer name, contents;
 
@@ -209,11 +209,11 @@ static const BadInputCase bad_input_cases[] = {
   { "unknown-method-key", "meuse.csv", .pattern = "smoothing", .args = { "-zfield", "zinc", "-a", "idw:smoothing=0" } },
   { "unknown-option", "meuse.csv", .pattern = "frobnicate", .args = { "-zfield", "zinc", "--frobnicate" } },
   { "missing-zfield", "meuse.csv", .pattern = "zfield", .args = { "-a", "idw" } },
-  { "r-out-with-idw", "meuse.csv", .pattern = "--r-out.*-a aidw",
+  { "r-out-with-idw", "meuse.csv", .pattern = "^ *R .*only for AIDW.*aidw method",
     .args = { "-zfield", "zinc", "-a", "idw", "--r-out", "{out}/r.tif" } },
-  { "robs-out-with-idw", "meuse.csv", "result.tif", "result.tif", .pattern = "--robs-out.*-a aidw",
+  { "robs-out-with-idw", "meuse.csv", "result.tif", "result.tif", .pattern = "^ *r_obs .*only for AIDW.*aidw method",
     .args = { "-zfield", "zinc", "--robs-out", "{out}/robs.tif" } },
-  { "extra-band-r-with-idw", "meuse.csv", .pattern = "--extra-bands.*-a aidw",
+  { "extra-band-r-with-idw", "meuse.csv", .pattern = "^ *R .*only for AIDW.*aidw method",
     .args = { "-zfield", "zinc", "-a", "idw:power=3", "--extra-bands", "alpha,r" } },
   { "extra-band-unknown", "meuse.csv", .pattern = "\\bbeta\\b",
     .args = { "-zfield", "zinc", "--extra-bands", "alpha,beta" } },
@@ -224,9 +224,9 @@ static const BadInputCase bad_input_cases[] = {
     .args = { "-zfield", "zinc", "-a", "aidw", "-of", "AAIGrid", "--extra-bands", "alpha,robs" } },
   { "extra-bands-png", "meuse.csv", "result.png", .pattern = "PNG",
     .args = { "-zfield", "zinc", "-a", "aidw", "-of", "PNG", "--extra-bands", "alpha" } },
-  { "r-out-equals-output", "meuse.csv", "result.tif", "result.tif", .pattern = "output DST",
+  { "r-out-equals-output", "meuse.csv", "result.tif", "result.tif", .pattern = "R raster.*is also the value raster",
     .args = { "-zfield", "zinc", "-a", "aidw", "--r-out", "{out}/result.tif" } },
-  { "robs-out-equals-alpha-out", "meuse.csv", .pattern = "--alpha-out",
+  { "robs-out-equals-alpha-out", "meuse.csv", .pattern = "r_obs raster.*is also the alpha raster",
     .args = { "-zfield", "zinc", "-a", "aidw", "--alpha-out", "{out}/planes.tif", "--robs-out", "{out}/planes.tif" } },
   { "collinear-r-out", "transect.gpkg", "result.tif", "result.tif", .pattern = "area|collinear|line",
     .args = { "-zfield", "zinc", "-a", "aidw", "--r-out", "{out}/r.tif", COLLINEAR_GRID } },
@@ -255,7 +255,7 @@ static void
 test_bad_input (gconstpointer data)
 {
   const BadInputCase *bad_input = data;
-  g_autofree char *output_directory = cli_make_temp_dir ();
+  g_autofree char *output_directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = case_source (bad_input, output_directory);
   g_autofree char *output = bad_input->output_is_source
                               ? g_strdup (source)
@@ -291,7 +291,7 @@ test_bad_input (gconstpointer data)
     g_error ("expected exit status 1 or 2, got %d", run->exit_code);
   assert_one_error_line (run->standard_error, bad_input->pattern);
   assert_directory_unchanged (output_directory, before);
-  cli_remove_tree (output_directory);
+  scratch_directory_remove (output_directory);
 }
 
 /* 200,000 random points: a 2048 x 2048 grid over all of them is minutes of work, never done before the signal. */
@@ -318,7 +318,7 @@ test_cancel (gconstpointer data)
 {
   const CancelCase *cancel = data;
   const char *source = large_fixture ();
-  g_autofree char *output_directory = cli_make_temp_dir ();
+  g_autofree char *output_directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *output = g_build_filename (output_directory, "result.tif", NULL);
   g_autofree char *alpha_output = g_build_filename (output_directory, "alpha.tif", NULL);
   g_autofree char *r_output = g_build_filename (output_directory, "r.tif", NULL);
@@ -356,7 +356,7 @@ test_cancel (gconstpointer data)
     }
   assert_one_error_line (message, "cancel|interrupt");
   assert_directory_unchanged (output_directory, before);
-  cli_remove_tree (output_directory);
+  scratch_directory_remove (output_directory);
 }
 
 int
@@ -378,6 +378,6 @@ main (int argc, char **argv)
 
   int status = g_test_run ();
   if (fixtures_directory != NULL)
-    cli_remove_tree (fixtures_directory);
+    scratch_directory_remove (fixtures_directory);
   return status;
 }

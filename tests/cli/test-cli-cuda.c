@@ -22,7 +22,7 @@ static const char *
 fixtures (void)
 {
   if (fixtures_directory == NULL)
-    fixtures_directory = cli_make_temp_dir ();
+    fixtures_directory = scratch_directory_new ("shepard-cli-XXXXXX");
   return fixtures_directory;
 }
 
@@ -79,7 +79,7 @@ million_points (void)
 static void
 assert_cuda_equals_cpu (const char *source, const char *method, int width, int height)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *cuda_path = g_build_filename (directory, "cuda.tif", NULL);
   g_autofree char *cpu_path = g_build_filename (directory, "cpu.tif", NULL);
   g_autofree char *w = g_strdup_printf ("%d", width), *h = g_strdup_printf ("%d", height);
@@ -114,7 +114,7 @@ assert_cuda_equals_cpu (const char *source, const char *method, int width, int h
   g_test_message ("%s, %d x %d: largest difference %.2e relative; tool on CUDA %.2f s, on the CPU in float64 %.2f s",
                   method, width, height, worst, cuda_seconds, cpu_seconds);
   g_assert_cmpfloat (worst, <=, RELATIVE_TOLERANCE);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
@@ -150,7 +150,7 @@ test_progress (void)
 {
   if (!need_cuda ())
     return;
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *output = g_build_filename (directory, "progress.tif", NULL);
   const char *args[] = { "--backend", "cuda", "-zfield", "zinc", "-a", "aidw", "-outsize", "1024", "1024",
                          million_points (), output, NULL };
@@ -160,7 +160,7 @@ test_progress (void)
   g_test_message ("stderr: %s", run->standard_error);
   g_assert_nonnull (strstr (run->standard_error, "0...10...20...30...40...50...60...70...80...90...100"));
   g_assert_nonnull (strstr (run->standard_error, "CUDA"));
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 /* Ctrl-C while the GPU weighs 1M points over a 8192 x 8192 grid (half a minute of work): the tool ends at once, says
@@ -170,7 +170,7 @@ test_cancel (void)
 {
   if (!need_cuda ())
     return;
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *output = g_build_filename (directory, "cancelled.tif", NULL);
   const char *args[] = { "--backend", "cuda", "-zfield", "zinc", "-a", "aidw", "-outsize", "8192", "8192",
                          million_points (), output, NULL };
@@ -184,9 +184,9 @@ test_cancel (void)
   const char *last_line = last_newline != NULL ? last_newline + 1 : run->standard_error;
   g_assert_true (g_str_has_prefix (last_line, "shepard-grid: "));
   g_assert_true (g_regex_match_simple ("cancel|interrupt", last_line, G_REGEX_CASELESS, 0));
-  g_autofree char *left = cli_list_dir (directory);
+  g_autofree char *left = scratch_directory_list (directory);
   g_assert_cmpstr (left, ==, "");
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 int
@@ -203,6 +203,6 @@ main (int argc, char **argv)
 
   int status = g_test_run ();
   if (fixtures_directory != NULL)
-    cli_remove_tree (fixtures_directory);
+    scratch_directory_remove (fixtures_directory);
   return status;
 }

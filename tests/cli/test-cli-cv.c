@@ -48,7 +48,7 @@ fixture (const char *name)
 {
   if (fixtures_directory == NULL)
     {
-      fixtures_directory = cli_make_temp_dir ();
+      fixtures_directory = scratch_directory_new ("shepard-cli-XXXXXX");
       g_autofree char *csv = meuse_path ();
       g_autoptr (CliPoints) meuse = cli_points_read_csv (csv, "zinc");
       g_autoptr (CliPoints) flat = cli_points_new (20);
@@ -73,31 +73,73 @@ fixture (const char *name)
   return g_build_filename (fixtures_directory, name, NULL);
 }
 
-/* The engine's cross-validation of the meuse zinc values, as the tool runs it (float32 on the CPU). */
+/* The engine's cross-validation of the meuse zinc values with params, as the tool runs it (float32 on the CPU). */
 static shepard_cv_summary
-engine_cross_validation (const char *method, size_t folds, guint64 seed, double *prediction, double *alpha,
-                         size_t *fold)
+engine_cross_validation_with (const shepard_params *params, size_t folds, guint64 seed, double *prediction,
+                              double *alpha, size_t *fold)
 {
   g_autofree char *csv = meuse_path ();
   g_autoptr (CliPoints) points = cli_points_read_csv (csv, "zinc");
   shepard_error error = { 0 };
   shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT32, 0, &error);
-  shepard_params params;
   shepard_cv_summary summary;
   shepard_cv_outputs outputs = { .prediction = prediction, .alpha = alpha, .fold = fold };
 
   g_assert_nonnull (engine);
   g_assert_cmpint (shepard_engine_set_points (engine, points->x, points->y, points->z, points->n, &error), ==,
                    SHEPARD_OK);
-  if (strcmp (method, "aidw") == 0)
-    shepard_params_init_aidw (&params);
-  else
-    shepard_params_init_idw (&params);
-  g_assert_cmpint (shepard_engine_cross_validate (engine, &params, folds, seed, &outputs, &summary, NULL, NULL,
+  g_assert_cmpint (shepard_engine_cross_validate (engine, params, folds, seed, &outputs, &summary, NULL, NULL,
                                                   &error),
                    ==, SHEPARD_OK);
   shepard_engine_free (engine);
   return summary;
+}
+
+/* The same with the method's defaults ("idw" or "aidw"). */
+static shepard_cv_summary
+engine_cross_validation (const char *method, size_t folds, guint64 seed, double *prediction, double *alpha,
+                         size_t *fold)
+{
+  shepard_params params;
+
+  if (strcmp (method, "aidw") == 0)
+    shepard_params_init_aidw (&params);
+  else
+    shepard_params_init_idw (&params);
+  return engine_cross_validation_with (&params, folds, seed, prediction, alpha, fold);
+}
+
+/* An AIDW method as the tool prints it ("aidw:k=12:alpha=1,2,2.5,3,4:rmin=0.1:rmax=3", defaults left out), read
+ * here on its own rather than by the tool's parser: a key the test does not know fails it. */
+static void
+parse_printed_aidw (const char *method, shepard_params *params)
+{
+  g_auto (GStrv) parts = g_strsplit (method, ":", -1);
+
+  shepard_params_init_aidw (params);
+  g_assert_cmpstr (parts[0], ==, "aidw");
+  for (char **part = parts + 1; *part != NULL; part++)
+    {
+      const char *equals = strchr (*part, '=');
+      g_assert_nonnull (equals);
+      g_autofree char *key = g_strndup (*part, (gsize) (equals - *part));
+      const char *value = equals + 1;
+      if (strcmp (key, "k") == 0)
+        params->k = (int) g_ascii_strtoll (value, NULL, 10);
+      else if (strcmp (key, "rmin") == 0)
+        params->r_min = g_ascii_strtod (value, NULL);
+      else if (strcmp (key, "rmax") == 0)
+        params->r_max = g_ascii_strtod (value, NULL);
+      else if (strcmp (key, "alpha") == 0)
+        {
+          g_auto (GStrv) alphas = g_strsplit (value, ",", -1);
+          g_assert_cmpuint (g_strv_length (alphas), ==, SHEPARD_AIDW_LEVELS);
+          for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+            params->alpha[level] = g_ascii_strtod (alphas[level], NULL);
+        }
+      else
+        g_error ("the printed method %s has the key %s, which this test does not read", method, key);
+    }
 }
 
 static void
@@ -217,12 +259,72 @@ authority_code (OGRLayerH layer)
   return OSRGetAuthorityCode (crs, NULL);
 }
 
-/* Every point with its observed value, the engine's prediction, residual = predicted - observed, alpha and fold. */
+/* What a residuals file must hold: the engine's outcome for every meuse point, where the points are. */
+typedef struct {
+  const double *prediction, *alpha;
+  const size_t *fold;
+  double tolerance;          /* relative, of the numbers a format writes as text; 0: exactly */
+  const char *epsg;          /* the file's CRS */
+  const double *x, *y;       /* the points in that CRS */
+  double position_tolerance; /* absolute, in its units */
+} ExpectedResiduals;
+
+/* Every point in order with its observed value, the engine's prediction, residual = predicted - observed, alpha and
+ * fold, read back with OGR. */
+static void
+assert_residuals_file (const char *path, const ExpectedResiduals *expected)
+{
+  g_autofree char *source = meuse_path ();
+  g_autoptr (CliPoints) points = cli_points_read_csv (source, "zinc");
+  const char *const csv_options[] = { "X_POSSIBLE_NAMES=X", "Y_POSSIBLE_NAMES=Y", "AUTODETECT_TYPE=YES", NULL };
+  GDALDatasetH dataset = GDALOpenEx (path, GDAL_OF_VECTOR, NULL, g_str_has_suffix (path, ".csv") ? csv_options : NULL,
+                                     NULL);
+
+  g_assert_cmpuint (points->n, ==, 155);
+  g_assert_nonnull (dataset);
+  OGRLayerH layer = GDALDatasetGetLayer (dataset, 0);
+  g_assert_cmpint (OGR_L_GetFeatureCount (layer, TRUE), ==, 155);
+  g_assert_cmpstr (authority_code (layer), ==, expected->epsg);
+  OGRFeatureDefnH definition = OGR_L_GetLayerDefn (layer);
+  const char *names[] = { "observed", "predicted", "residual", "alpha", "fold" };
+  int index[G_N_ELEMENTS (names)];
+  for (gsize f = 0; f < G_N_ELEMENTS (names); f++)
+    {
+      index[f] = OGR_FD_GetFieldIndex (definition, names[f]);
+      g_assert_cmpint (index[f], >=, 0);
+    }
+  double tolerance = expected->tolerance;
+  OGRFeatureH feature;
+  gsize i = 0;
+  OGR_L_ResetReading (layer);
+  while ((feature = OGR_L_GetNextFeature (layer)) != NULL)
+    {
+      OGRGeometryH point = OGR_F_GetGeometryRef (feature);
+      double observed = OGR_F_GetFieldAsDouble (feature, index[0]);
+      double predicted = OGR_F_GetFieldAsDouble (feature, index[1]);
+      double residual = OGR_F_GetFieldAsDouble (feature, index[2]);
+      g_assert_cmpuint (i, <, 155);
+      g_assert_cmpfloat (fabs (OGR_G_GetX (point, 0) - expected->x[i]), <=, expected->position_tolerance);
+      g_assert_cmpfloat (fabs (OGR_G_GetY (point, 0) - expected->y[i]), <=, expected->position_tolerance);
+      g_assert_cmpfloat (fabs (observed - points->z[i]), <=, tolerance * points->z[i]);
+      g_assert_cmpfloat (fabs (predicted - expected->prediction[i]), <=, tolerance * fabs (expected->prediction[i]));
+      g_assert_cmpfloat (fabs (residual - (predicted - observed)), <=, 1e-12 * fabs (observed));
+      g_assert_cmpfloat (fabs (OGR_F_GetFieldAsDouble (feature, index[3]) - expected->alpha[i]), <=,
+                         tolerance * expected->alpha[i]);
+      g_assert_cmpfloat (OGR_F_GetFieldAsDouble (feature, index[4]), ==, (double) expected->fold[i]);
+      OGR_F_Destroy (feature);
+      i++;
+    }
+  GDALClose (dataset);
+  g_assert_cmpuint (i, ==, 155);
+}
+
+/* k-fold residuals, in RD New as the source. */
 static void
 test_residuals (gconstpointer data)
 {
   const char *file_name = data;
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *output = g_build_filename (directory, file_name, NULL);
   g_autofree char *source = meuse_path ();
   const char *args[] = { "-zfield", "zinc", "-a", "aidw", "--folds", "4", "--seed", "11", "--backend", "cpu",
@@ -233,47 +335,134 @@ test_residuals (gconstpointer data)
   size_t fold[155];
 
   cli_assert_success (run);
-  g_assert_cmpuint (points->n, ==, 155);
   engine_cross_validation ("aidw", 4, 11, prediction, alpha, fold);
-
-  const char *const csv_options[] = { "X_POSSIBLE_NAMES=X", "Y_POSSIBLE_NAMES=Y", "AUTODETECT_TYPE=YES", NULL };
-  GDALDatasetH dataset = GDALOpenEx (output, GDAL_OF_VECTOR, NULL, csv_options, NULL);
-  g_assert_nonnull (dataset);
-  OGRLayerH layer = GDALDatasetGetLayer (dataset, 0);
-  g_assert_cmpint (OGR_L_GetFeatureCount (layer, TRUE), ==, 155);
-  g_assert_cmpstr (authority_code (layer), ==, "28992");
-  OGRFeatureDefnH definition = OGR_L_GetLayerDefn (layer);
-  const char *names[] = { "observed", "predicted", "residual", "alpha", "fold" };
-  int index[G_N_ELEMENTS (names)];
-  for (gsize f = 0; f < G_N_ELEMENTS (names); f++)
-    {
-      index[f] = OGR_FD_GetFieldIndex (definition, names[f]);
-      g_assert_cmpint (index[f], >=, 0);
-    }
   /* CSV keeps 15 significant digits, GeoPackage every bit. */
-  double tolerance = g_str_has_suffix (file_name, ".csv") ? 1e-14 : 0.0;
-  OGRFeatureH feature;
-  gsize i = 0;
-  OGR_L_ResetReading (layer);
-  while ((feature = OGR_L_GetNextFeature (layer)) != NULL)
-    {
-      OGRGeometryH point = OGR_F_GetGeometryRef (feature);
-      double observed = OGR_F_GetFieldAsDouble (feature, index[0]);
-      double predicted = OGR_F_GetFieldAsDouble (feature, index[1]);
-      double residual = OGR_F_GetFieldAsDouble (feature, index[2]);
-      g_assert_cmpfloat (OGR_G_GetX (point, 0), ==, points->x[i]);
-      g_assert_cmpfloat (OGR_G_GetY (point, 0), ==, points->y[i]);
-      g_assert_cmpfloat (observed, ==, points->z[i]);
-      g_assert_cmpfloat (fabs (predicted - prediction[i]), <=, tolerance * fabs (prediction[i]));
-      g_assert_cmpfloat (fabs (residual - (predicted - observed)), <=, 1e-12 * fabs (observed));
-      g_assert_cmpfloat (fabs (OGR_F_GetFieldAsDouble (feature, index[3]) - alpha[i]), <=, tolerance * alpha[i]);
-      g_assert_cmpfloat (OGR_F_GetFieldAsDouble (feature, index[4]), ==, (double) fold[i]);
-      OGR_F_Destroy (feature);
-      i++;
-    }
-  GDALClose (dataset);
-  g_assert_cmpuint (i, ==, 155);
-  cli_remove_tree (directory);
+  ExpectedResiduals expected = {
+    .prediction = prediction, .alpha = alpha, .fold = fold,
+    .tolerance = g_str_has_suffix (file_name, ".csv") ? 1e-14 : 0.0,
+    .epsg = "28992", .x = points->x, .y = points->y, .position_tolerance = 0.0,
+  };
+  assert_residuals_file (output, &expected);
+  scratch_directory_remove (directory);
+}
+
+/* Leave-one-out, by default or asked for by name (in any case): each point is its own fold, its index. */
+static void
+test_residuals_leave_one_out (gconstpointer data)
+{
+  const char *folds = data;
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
+  g_autofree char *output = g_build_filename (directory, "loo.gpkg", NULL);
+  g_autofree char *source = meuse_path ();
+  const char *default_args[] = { "-zfield", "zinc", "-a", "aidw", "--backend", "cpu", "--json", "-o", output, "-q",
+                                 source, NULL };
+  const char *named_args[] = { "-zfield", "zinc", "-a", "aidw", "--folds", folds, "--backend", "cpu", "--json", "-o",
+                               output, "-q", source, NULL };
+  g_autoptr (CliRun) run = cli_run (folds != NULL ? named_args : default_args);
+  g_autoptr (CliPoints) points = cli_points_read_csv (source, "zinc");
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  double prediction[155], alpha[155];
+  size_t fold[155], own_index[155];
+
+  cli_assert_success (run);
+  shepard_cv_summary summary = engine_cross_validation ("aidw", SHEPARD_FOLDS_LEAVE_ONE_OUT, 0, prediction, alpha,
+                                                        fold);
+  JsonObject *object = parse_json (run->standard_output, parser);
+  assert_close (json_object_get_double_member (object, "rmse"), summary.rmse);
+  assert_close (json_object_get_double_member (object, "me"), summary.me);
+  for (gsize i = 0; i < 155; i++)
+    own_index[i] = i;
+  ExpectedResiduals expected = {
+    .prediction = prediction, .alpha = alpha, .fold = own_index, .tolerance = 0.0,
+    .epsg = "28992", .x = points->x, .y = points->y, .position_tolerance = 0.0,
+  };
+  assert_residuals_file (output, &expected);
+  scratch_directory_remove (directory);
+}
+
+/* With --optimise the residuals are those of the best parameters, which the tool prints: the engine run here with
+ * that method gives every prediction bit for bit. */
+static void
+test_residuals_optimised (void)
+{
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
+  g_autofree char *output = g_build_filename (directory, "best.gpkg", NULL);
+  g_autofree char *source = meuse_path ();
+  const char *args[] = { "-zfield", "zinc", "-a", "aidw", "--optimise", "--folds", "5", "--seed", "3", "--backend",
+                         "cpu", "--json", "-o", output, "-q", source, NULL };
+  g_autoptr (CliRun) run = cli_run (args);
+  g_autoptr (CliPoints) points = cli_points_read_csv (source, "zinc");
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  double prediction[155], alpha[155];
+  size_t fold[155];
+
+  cli_assert_success (run);
+  JsonObject *object = parse_json (run->standard_output, parser);
+  const char *method = json_object_get_string_member (object, "method");
+  shepard_params best, start;
+  parse_printed_aidw (method, &best);
+  shepard_params_init_aidw (&start);
+  shepard_cv_summary summary = engine_cross_validation_with (&best, 5, 3, prediction, alpha, fold);
+  shepard_cv_summary start_summary = engine_cross_validation_with (&start, 5, 3, NULL, NULL, NULL);
+  g_test_message ("best %s: RMSE %.9g; the start's %.9g", method, summary.rmse, start_summary.rmse);
+  /* The best, not the start: the method moved, and so did the residuals. */
+  g_assert_cmpstr (method, !=, "aidw");
+  g_assert_cmpfloat (summary.rmse, <, start_summary.rmse);
+  assert_close (json_object_get_double_member (object, "rmse"), summary.rmse);
+  assert_close (json_object_get_double_member (object, "start_rmse"), start_summary.rmse);
+  ExpectedResiduals expected = {
+    .prediction = prediction, .alpha = alpha, .fold = fold, .tolerance = 0.0,
+    .epsg = "28992", .x = points->x, .y = points->y, .position_tolerance = 0.0,
+  };
+  assert_residuals_file (output, &expected);
+  scratch_directory_remove (directory);
+}
+
+/* An extension outside the writer's own list: GDAL's driver for it (KML), which keeps WGS 84 whatever the source's
+ * CRS, so the points come back as OGR transforms the source's. */
+static void
+test_residuals_gdal_extension (void)
+{
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
+  g_autofree char *output = g_build_filename (directory, "residuals.kml", NULL);
+  g_autofree char *source = meuse_path ();
+  const char *args[] = { "-zfield", "zinc", "-a", "aidw", "--backend", "cpu", "-o", output, "-q", source, NULL };
+  g_autoptr (CliRun) run = cli_run (args);
+  g_autoptr (CliPoints) points = cli_points_read_csv (source, "zinc");
+  double prediction[155], alpha[155];
+  size_t fold[155];
+
+  cli_assert_success (run);
+  g_autofree char *files = scratch_directory_list (directory);
+  g_assert_cmpstr (files, ==, "residuals.kml");
+  engine_cross_validation ("aidw", SHEPARD_FOLDS_LEAVE_ONE_OUT, 0, prediction, alpha, fold);
+
+  /* The source's CRS as GDAL reads it (meuse.prj), to WGS 84 in longitude, latitude order. */
+  const char *const meuse_options[] = { "X_POSSIBLE_NAMES=x", "Y_POSSIBLE_NAMES=y", NULL };
+  GDALDatasetH meuse = GDALOpenEx (source, GDAL_OF_VECTOR, NULL, meuse_options, NULL);
+  g_assert_nonnull (meuse);
+  OGRSpatialReferenceH rd_new = OGR_L_GetSpatialRef (GDALDatasetGetLayer (meuse, 0));
+  g_assert_nonnull (rd_new);
+  OGRSpatialReferenceH wgs84 = OSRNewSpatialReference (NULL);
+  g_assert_cmpint (OSRImportFromEPSG (wgs84, 4326), ==, OGRERR_NONE);
+  OSRSetAxisMappingStrategy (wgs84, OAMS_TRADITIONAL_GIS_ORDER);
+  OGRCoordinateTransformationH to_wgs84 = OCTNewCoordinateTransformation (rd_new, wgs84);
+  g_assert_nonnull (to_wgs84);
+  double longitude[155], latitude[155];
+  memcpy (longitude, points->x, sizeof longitude);
+  memcpy (latitude, points->y, sizeof latitude);
+  g_assert_true (OCTTransform (to_wgs84, 155, longitude, latitude, NULL));
+  OCTDestroyCoordinateTransformation (to_wgs84);
+  OSRRelease (wgs84);
+  GDALClose (meuse);
+
+  /* KML writes 15 significant digits: about 1e-14 of a degree. */
+  ExpectedResiduals expected = {
+    .prediction = prediction, .alpha = alpha, .fold = fold, .tolerance = 1e-14,
+    .epsg = "4326", .x = longitude, .y = latitude, .position_tolerance = 1e-12,
+  };
+  assert_residuals_file (output, &expected);
+  scratch_directory_remove (directory);
 }
 
 /* "method M start RMSE x evaluations N": M and the numbers. */
@@ -296,7 +485,7 @@ parse_method_line (const char *line, char **method, double *start, guint *evalua
 static void
 assert_grid_takes (const char *method)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *output = g_build_filename (directory, "best.tif", NULL);
   g_autofree char *source = meuse_path ();
   const char *grid_args[] = { grid_tool_path, "-zfield", "zinc", "-a", method, "-outsize", "16", "16", "-q",
@@ -313,7 +502,7 @@ assert_grid_takes (const char *method)
     g_test_message ("shepard-grid: %s", standard_error);
   g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
   g_assert_true (g_file_test (output, G_FILE_TEST_IS_REGULAR));
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
@@ -408,7 +597,7 @@ static const BadInput bad_inputs[] = {
   { "two-sources", 2, "unexpected.*meuse", { "-zfield", "zinc", "{meuse}", "{meuse}" } },
   { "unknown-field", 1, "nickel", { "-zfield", "nickel", "{meuse}" } },
   { "text-field", 1, "landuse", { "-zfield", "landuse", "{meuse}" } },
-  { "two-points", 1, "at least 3", { "-zfield", "zinc", "{pair}" } },
+  { "two-points", 2, "at least 3", { "-zfield", "zinc", "{pair}" } },
   { "one-fold", 2, "folds.*\"1\"", { "-zfield", "zinc", "--folds", "1", "{meuse}" } },
   { "zero-folds", 2, "folds.*\"0\"", { "-zfield", "zinc", "--folds", "0", "{meuse}" } },
   { "folds-above-n", 2, "2 to 155 folds", { "-zfield", "zinc", "--folds", "156", "{meuse}" } },
@@ -425,7 +614,7 @@ static const BadInput bad_inputs[] = {
   { "bad-backend", 2, "backend", { "-zfield", "zinc", "--backend", "tpu", "{meuse}" } },
   { "missing-folds-value", 2, "--folds", { "-zfield", "zinc", "{meuse}", "--folds" } },
   { "residuals-missing-directory", 1, "missing", { "-zfield", "zinc", "-o", "{out}/missing/r.gpkg", "{meuse}" } },
-  { "residuals-unknown-extension", 1, "extension.*gpkg", { "-zfield", "zinc", "-o", "{out}/r.txt", "{meuse}" } },
+  { "residuals-unknown-extension", 1, "extension.*gpkg", { "-zfield", "zinc", "-o", "{out}/r.nope", "{meuse}" } },
   { "residuals-is-source", 1, "input", { "-zfield", "zinc", "-o", "{meuse}", "{meuse}" } },
 };
 
@@ -445,7 +634,7 @@ static void
 test_bad_input (gconstpointer data)
 {
   const BadInput *bad = data;
-  g_autofree char *output_directory = cli_make_temp_dir ();
+  g_autofree char *output_directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
 
   g_ptr_array_add (args, g_strdup ("-q"));
@@ -458,9 +647,9 @@ test_bad_input (gconstpointer data)
   g_assert_cmpint (run->exit_code, ==, bad->exit_code);
   g_assert_cmpstr (run->standard_output, ==, "");
   assert_one_error_line (run->standard_error, bad->pattern);
-  g_autofree char *left = cli_list_dir (output_directory);
+  g_autofree char *left = scratch_directory_list (output_directory);
   g_assert_cmpstr (left, ==, "");
-  cli_remove_tree (output_directory);
+  scratch_directory_remove (output_directory);
 }
 
 /* 100,000 random points: one leave-one-out over all of them is seconds of work, and --optimise runs hundreds. */
@@ -480,7 +669,7 @@ large_fixture (void)
 static void
 test_cancel (void)
 {
-  g_autofree char *output_directory = cli_make_temp_dir ();
+  g_autofree char *output_directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *output = g_build_filename (output_directory, "residuals.gpkg", NULL);
   const char *args[] = { "-zfield", "zinc", "--optimise", "--backend", "cpu", "-o", output, large_fixture (), NULL };
   g_autoptr (CliInterruptedRun) run = cli_run_interrupted (args, 0.5);
@@ -491,9 +680,34 @@ test_cancel (void)
   const char *message = strstr (run->standard_error, "\n" ERROR_PREFIX);
   g_assert_nonnull (message);
   assert_one_error_line (message + 1, "cancelled by SIGINT.*no residuals file");
-  g_autofree char *left = cli_list_dir (output_directory);
+  g_autofree char *left = scratch_directory_list (output_directory);
   g_assert_cmpstr (left, ==, "");
-  cli_remove_tree (output_directory);
+  scratch_directory_remove (output_directory);
+}
+
+/* Results that cannot be written (a full disk: /dev/full) are a failure, not a success that printed nothing: "text",
+ * "json" or the usage of "--help". */
+static void
+test_stdout_full (gconstpointer data)
+{
+  const char *output = data;
+  g_autofree char *source = meuse_path ();
+  const char *text_args[] = { "-zfield", "zinc", "-q", source, NULL };
+  const char *json_args[] = { "-zfield", "zinc", "--json", "-q", source, NULL };
+  const char *help_args[] = { "--help", NULL };
+  gboolean help = strcmp (output, "--help") == 0;
+  const char *const *args = help ? help_args : strcmp (output, "json") == 0 ? json_args : text_args;
+
+  if (!g_file_test ("/dev/full", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/full here");
+      return;
+    }
+  g_autoptr (CliRun) run = cli_run_with_stdout (args, "/dev/full");
+  g_assert_true (run->exited);
+  g_assert_cmpint (run->exit_code, ==, 1);
+  assert_one_error_line (run->standard_error, help ? "cannot write the usage to standard output"
+                                                   : "cannot write the results to standard output");
 }
 
 static void
@@ -523,6 +737,10 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/cv/k-fold", test_k_fold);
   g_test_add_data_func ("/cli/cv/residuals/gpkg", "residuals.gpkg", test_residuals);
   g_test_add_data_func ("/cli/cv/residuals/csv", "residuals.csv", test_residuals);
+  g_test_add_data_func ("/cli/cv/residuals/leave-one-out", NULL, test_residuals_leave_one_out);
+  g_test_add_data_func ("/cli/cv/residuals/leave-one-out-named", "LOO", test_residuals_leave_one_out);
+  g_test_add_func ("/cli/cv/residuals/optimised", test_residuals_optimised);
+  g_test_add_func ("/cli/cv/residuals/gdal-extension", test_residuals_gdal_extension);
   g_test_add_data_func ("/cli/cv/optimise/idw", "idw", test_optimise_text);
   g_test_add_data_func ("/cli/cv/optimise/aidw", "aidw", test_optimise_text);
   g_test_add_data_func ("/cli/cv/optimise/json-rmse", "rmse", test_optimise_json);
@@ -534,9 +752,12 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &bad_inputs[i], test_bad_input);
     }
   g_test_add_func ("/cli/cv/cancel", test_cancel);
+  g_test_add_data_func ("/cli/cv/stdout-full/text", "text", test_stdout_full);
+  g_test_add_data_func ("/cli/cv/stdout-full/json", "json", test_stdout_full);
+  g_test_add_data_func ("/cli/cv/stdout-full/help", "--help", test_stdout_full);
 
   int status = g_test_run ();
   if (fixtures_directory != NULL)
-    cli_remove_tree (fixtures_directory);
+    scratch_directory_remove (fixtures_directory);
   return status;
 }

@@ -55,7 +55,7 @@ meuse_zinc_reference_run (const char *directory)
 static void
 test_geotiff_crs_and_geotransform (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autoptr (CliRaster) raster = meuse_zinc_reference_run (directory);
 
   g_assert_cmpstr (raster->driver, ==, "GTiff");
@@ -63,13 +63,13 @@ test_geotiff_crs_and_geotransform (void)
   cli_raster_assert_grid (raster, 178600, 181600, 329600, 333600, 60, 80);
   g_assert_cmpint (raster->data_type, ==, GDT_Float32);
   assert_all_finite (raster);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
 test_geotiff_default_extent_and_size (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "default.tif", NULL);
   const char *args[] = { "-zfield", "zinc", "-q", source, output, NULL };
@@ -85,13 +85,13 @@ test_geotiff_default_extent_and_size (void)
   cli_raster_assert_grid (raster, x_min, x_max, y_min, y_max, 256, 256);
   assert_epsg_28992 (raster);
   assert_all_finite (raster);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
 test_geotiff_resolution (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "resolution.tif", NULL);
   const char *args[] = { "-zfield", "zinc", MEUSE_EXTENT, "-tr", "40", "50", "-q", source, output, NULL };
@@ -100,13 +100,13 @@ test_geotiff_resolution (void)
   cli_assert_success (run);
   g_autoptr (CliRaster) raster = cli_raster_read (output);
   cli_raster_assert_grid (raster, 178600, 181600, 329600, 333600, 75, 80);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
 test_geotiff_float64 (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "float64.tif", NULL);
   const char *args[] = { "-zfield", "zinc", MEUSE_EXTENT, MEUSE_SIZE, "-ot", "Float64", "-q", source, output, NULL };
@@ -118,13 +118,13 @@ test_geotiff_float64 (void)
   g_assert_cmpint (float64->data_type, ==, GDT_Float64);
   /* The same surface: -ot Float64 takes the engine's float64 path, which the float32 path follows within 1e-5. */
   assert_same_values (float64, float32, 1e-5);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
 test_geotiff_explicit_float32 (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "float32.tif", NULL);
   const char *args[] = { "-zfield", "zinc", MEUSE_EXTENT, MEUSE_SIZE, "-ot", "Float32", "-q", source, output, NULL };
@@ -135,13 +135,13 @@ test_geotiff_explicit_float32 (void)
   g_autoptr (CliRaster) raster = cli_raster_read (output);
   g_assert_cmpint (raster->data_type, ==, GDT_Float32);
   assert_same_values (raster, reference, 0.0);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
 test_geotiff_nodata (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "nodata.tif", NULL);
   const char *args[] = { "-zfield", "zinc", MEUSE_EXTENT, MEUSE_SIZE, "-a_nodata", "-9999", "-q", source, output,
@@ -155,13 +155,13 @@ test_geotiff_nodata (void)
   /* IDW is defined everywhere: no cell is nodata. */
   for (gsize i = 0; i < (gsize) raster->width * raster->height; i++)
     g_assert_cmpfloat (raster->values[i], !=, -9999.0);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
 test_geotiff_deflate (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "deflate.tif", NULL);
   const char *args[] = { "-zfield", "zinc", MEUSE_EXTENT, MEUSE_SIZE, "-co", "COMPRESS=DEFLATE", "-q", source,
@@ -174,14 +174,14 @@ test_geotiff_deflate (void)
   g_assert_null (reference->compression);
   g_assert_cmpstr (raster->compression, ==, "DEFLATE");
   assert_same_values (raster, reference, 0.0);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 /* A driver with CreateCopy only: the tool writes through it and leaves the same files gdal_translate would. */
 static void
 test_create_copy_driver (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *output_directory = g_build_filename (directory, "tool", NULL);
   g_autofree char *expected_directory = g_build_filename (directory, "expected", NULL);
   g_autofree char *source = cli_source_path ("data/meuse.csv");
@@ -203,8 +203,8 @@ test_create_copy_driver (void)
   GDALClose (copy);
   GDALClose (reference_dataset);
 
-  g_autofree char *files = cli_list_dir (output_directory);
-  g_autofree char *expected_files = cli_list_dir (expected_directory);
+  g_autofree char *files = scratch_directory_list (output_directory);
+  g_autofree char *expected_files = scratch_directory_list (expected_directory);
   g_assert_cmpstr (files, ==, expected_files);
 
   g_autoptr (CliRaster) raster = cli_raster_read (output);
@@ -215,13 +215,13 @@ test_create_copy_driver (void)
   g_assert_nonnull (raster->srs_wkt);
   g_assert_cmpstr (raster->srs_wkt, ==, expected->srs_wkt);
   assert_same_values (raster, reference, 1e-6);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
 test_overwrite_existing (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "reference.tif", NULL);
   g_autoptr (CliRaster) zinc = meuse_zinc_reference_run (directory);
@@ -241,15 +241,15 @@ test_overwrite_existing (void)
       zinc_surface_max = fmax (zinc_surface_max, zinc->values[i]);
     }
   g_assert_cmpfloat (zinc_surface_max, >, 2.0 * copper_max);
-  g_autofree char *files = cli_list_dir (directory);
+  g_autofree char *files = scratch_directory_list (directory);
   g_assert_cmpstr (files, ==, "reference.tif");
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
 test_progress (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "progress.tif", NULL);
   const char *loud_args[] = { "-zfield", "zinc", MEUSE_EXTENT, MEUSE_SIZE, source, output, NULL };
@@ -261,13 +261,13 @@ test_progress (void)
   cli_assert_success (quiet);
   g_assert_nonnull (strstr (loud->standard_error, "0...10...20...30...40...50...60...70...80...90...100"));
   g_assert_cmpstr (quiet->standard_error, ==, "");
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
 test_input_geopackage (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *csv = cli_source_path ("data/meuse.csv");
   g_autofree char *geopackage = g_build_filename (directory, "meuse.gpkg", NULL);
   g_autofree char *output = g_build_filename (directory, "from-gpkg.tif", NULL);
@@ -282,13 +282,13 @@ test_input_geopackage (void)
   g_autoptr (CliRaster) raster = cli_raster_read (output);
   assert_epsg_28992 (raster);
   assert_same_values (raster, reference, 0.0);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
 test_input_layer_by_name (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *csv = cli_source_path ("data/meuse.csv");
   g_autofree char *geopackage = g_build_filename (directory, "two-layers.gpkg", NULL);
   g_autofree char *meuse_output = g_build_filename (directory, "meuse.tif", NULL);
@@ -321,14 +321,14 @@ test_input_layer_by_name (void)
   assert_same_values (meuse_raster, reference, 0.0);
   for (gsize i = 0; i < (gsize) decoy_raster->width * decoy_raster->height; i++)
     g_assert_cmpfloat_with_epsilon (decoy_raster->values[i], 7.0, 1e-5);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 /* Columns no default name list knows, found through -oo. */
 static void
 test_input_csv_open_options (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *csv = cli_source_path ("data/meuse.csv");
   g_autofree char *renamed = g_build_filename (directory, "renamed.csv", NULL);
   g_autofree char *output = g_build_filename (directory, "renamed.tif", NULL);
@@ -349,7 +349,7 @@ test_input_csv_open_options (void)
   cli_assert_success (run);
   g_autoptr (CliRaster) raster = cli_raster_read (output);
   assert_same_values (raster, reference, 0.0);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 /* One band (from 1) of a raster that must have n_bands bands, with its description. */
@@ -376,7 +376,7 @@ read_band (const char *path, int n_bands, int band, char **description)
 static void
 test_extra_bands_and_plane_files (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "aidw.tif", NULL);
   g_autofree char *plain_output = g_build_filename (directory, "plain.tif", NULL);
@@ -394,8 +394,8 @@ test_extra_bands_and_plane_files (void)
 
   cli_assert_success (run);
   cli_assert_success (plain_run);
-  g_autofree char *files = cli_list_dir (directory);
-  g_assert_cmpstr (files, ==, "aidw.tif\nalpha.tif\nplain.tif\nr.tif\nrobs.tif");
+  g_autofree char *files = scratch_directory_list (directory);
+  g_assert_cmpstr (files, ==, "aidw.tif alpha.tif plain.tif r.tif robs.tif");
 
   const char *names[] = { "zinc", "alpha", "R", "r_obs" };
   const char *own_outputs[] = { plain_output, alpha_output, r_output, r_obs_output };
@@ -413,28 +413,36 @@ test_extra_bands_and_plane_files (void)
     }
 
   double r_exp = cli_reference_r_exp (points, 0.0);
+  CliAidwParams aidw;
+  cli_aidw_params_init (&aidw);
+  double largest_alpha_difference = 0.0;
   for (int row = 0; row < plain->height; row++)
     for (int column = 0; column < plain->width; column++)
       {
         gsize cell = (gsize) row * plain->width + column;
-        double x, y;
+        double x, y, alpha;
         cli_raster_cell_centre (plain, row, column, &x, &y);
         double r_obs = cli_reference_r_obs (points, x, y, 15);
+        cli_reference_aidw (points, x, y, &aidw, &alpha);
+        largest_alpha_difference = fmax (largest_alpha_difference, fabs (bands[1][cell] - alpha));
         g_assert_cmpfloat_with_epsilon (bands[3][cell], r_obs, 1e-9 * r_obs);
         g_assert_cmpfloat_with_epsilon (bands[2][cell], r_obs / r_exp, 1e-9 * r_obs / r_exp);
+        /* Float64 throughout: alpha follows R, itself within 1e-9 of the reference. */
+        g_assert_cmpfloat_with_epsilon (bands[1][cell], alpha, 1e-9 * alpha);
         g_assert_cmpfloat (bands[1][cell], >=, 1.5);
         g_assert_cmpfloat (bands[1][cell], <=, 3.5);
       }
+  g_test_message ("largest difference of alpha from the reference: %.3g", largest_alpha_difference);
   for (int band = 0; band < 4; band++)
     g_free (bands[band]);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 /* A driver with CreateCopy only takes the extra bands through its scratch GeoTIFF. */
 static void
 test_extra_bands_cog (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "aidw.cog.tif", NULL);
   const char *args[] = { "-zfield", "zinc", "-a", "aidw:k=10", MEUSE_EXTENT, MEUSE_SIZE, "-of", "COG",
@@ -442,7 +450,7 @@ test_extra_bands_cog (void)
   g_autoptr (CliRun) run = cli_run (args);
 
   cli_assert_success (run);
-  g_autofree char *files = cli_list_dir (directory);
+  g_autofree char *files = scratch_directory_list (directory);
   g_assert_cmpstr (files, ==, "aidw.cog.tif");
   GDALDatasetH dataset = GDALOpen (output, GA_ReadOnly);
   g_assert_cmpstr (GDALGetMetadataItem (dataset, "LAYOUT", "IMAGE_STRUCTURE"), ==, "COG");
@@ -456,14 +464,14 @@ test_extra_bands_cog (void)
       g_assert_cmpstr (description, ==, names[band]);
       g_assert_true (isfinite (values[0]) && values[0] > 0.0);
     }
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 /* IDW's alpha is its power in every cell. */
 static void
 test_idw_alpha (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "idw.tif", NULL);
   g_autofree char *alpha_output = g_build_filename (directory, "alpha.tif", NULL);
@@ -481,7 +489,7 @@ test_idw_alpha (void)
       g_assert_cmpfloat (alpha->values[i], ==, 3.0);
       g_assert_cmpfloat (band[i], ==, 3.0);
     }
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
@@ -495,6 +503,25 @@ test_help_names_plane_options (void)
   cli_assert_success (run);
   for (gsize i = 0; i < G_N_ELEMENTS (options); i++)
     g_assert_nonnull (strstr (run->standard_output, options[i]));
+}
+
+/* A usage that cannot be written (a full disk: /dev/full) is a failure. */
+static void
+test_help_to_full_stdout (void)
+{
+  const char *args[] = { "--help", NULL };
+
+  if (!g_file_test ("/dev/full", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/full here");
+      return;
+    }
+  g_autoptr (CliRun) run = cli_run_with_stdout (args, "/dev/full");
+  g_test_message ("stderr: %s", run->standard_error);
+  g_assert_true (run->exited);
+  g_assert_cmpint (run->exit_code, ==, 1);
+  g_assert_cmpstr (run->standard_error, ==,
+                   "shepard-grid: cannot write the usage to standard output: No space left on device\n");
 }
 
 int
@@ -517,6 +544,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/output/planes/extra-bands-cog", test_extra_bands_cog);
   g_test_add_func ("/cli/output/planes/idw-alpha", test_idw_alpha);
   g_test_add_func ("/cli/output/planes/help", test_help_names_plane_options);
+  g_test_add_func ("/cli/output/help-to-full-stdout", test_help_to_full_stdout);
   g_test_add_func ("/cli/input/geopackage", test_input_geopackage);
   g_test_add_func ("/cli/input/layer-by-name", test_input_layer_by_name);
   g_test_add_func ("/cli/input/csv-open-options", test_input_csv_open_options);

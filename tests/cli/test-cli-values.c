@@ -56,7 +56,7 @@ meuse_zinc (void)
 static void
 assert_idw_cells (const char *method, double power, int neighbors, const char *output_type)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autoptr (CliPoints) points = meuse_zinc ();
   g_autoptr (CliRaster) raster = run_meuse_method (directory, method, output_type, NULL);
   double max_relative_difference = 0.0;
@@ -76,7 +76,7 @@ assert_idw_cells (const char *method, double power, int neighbors, const char *o
     }
   g_test_message ("%s, %s: largest relative difference from the reference %.3g", method, output_type,
                   max_relative_difference);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
@@ -101,7 +101,7 @@ test_idw_power_3_nearest_16 (void)
 static void
 assert_aidw_cells (const char *method, const CliAidwParams *params, const char *output_type)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *alpha_output = g_build_filename (directory, "alpha.tif", NULL);
   g_autoptr (CliPoints) points = meuse_zinc ();
   g_autoptr (CliRaster) raster = run_meuse_method (directory, method, output_type, alpha_output);
@@ -132,7 +132,7 @@ assert_aidw_cells (const char *method, const CliAidwParams *params, const char *
                   cells_between_alpha2_and_alpha3);
   /* The parameters put cells in the band where the paper and a widely copied implementation differ. */
   g_assert_cmpint (cells_between_alpha2_and_alpha3, >, 50);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static void
@@ -166,7 +166,7 @@ test_aidw_given_area_nearest_16 (void)
 static void
 test_aidw_within_data_range (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "aidw.tif", NULL);
   g_autofree char *alpha_output = g_build_filename (directory, "alpha.tif", NULL);
@@ -203,14 +203,14 @@ test_aidw_within_data_range (void)
   g_test_message ("alpha over the meuse bounding box: %.4g to %.4g", alpha_min, alpha_max);
   /* Clustered samples along the river and empty corners: the power does adapt. */
   g_assert_cmpfloat (alpha_max - alpha_min, >, 0.5);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 /* IDW of a single point is that point's value everywhere. */
 static void
 test_idw_one_point_constant (void)
 {
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = g_build_filename (directory, "one.gpkg", NULL);
   g_autofree char *output = g_build_filename (directory, "one.tif", NULL);
   g_autoptr (CliPoints) point = cli_points_new (1);
@@ -227,7 +227,7 @@ test_idw_one_point_constant (void)
   g_autoptr (CliRaster) raster = cli_raster_read (output);
   for (gsize i = 0; i < (gsize) raster->width * raster->height; i++)
     assert_relative (raster->values[i], 42.5, 1e-6);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 static CliRaster *
@@ -281,7 +281,7 @@ test_idw_matches_gdal_grid (gconstpointer data)
       return;
     }
 
-  g_autofree char *directory = cli_make_temp_dir ();
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autofree char *output = g_build_filename (directory, "shepard.tif", NULL);
   const char *grid_args[] = { "-txe", "178500", "181500", "-tye", "329650", "333750", "-outsize", "150", "205",
@@ -319,7 +319,7 @@ test_idw_matches_gdal_grid (gconstpointer data)
                   max_relative_difference);
   /* gdal_grid writes zeros when it finds no points: make sure it did read them. */
   g_assert_cmpuint (nonzero_cells, ==, (gsize) raster->width * raster->height);
-  cli_remove_tree (directory);
+  scratch_directory_remove (directory);
 }
 
 int
