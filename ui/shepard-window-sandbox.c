@@ -276,12 +276,6 @@ on_sandbox_create (ShepardWindow *self, ShepardSandboxDialog *dialog)
   gtk_window_destroy (GTK_WINDOW (dialog));
   g_set_object (&self->document, document);
   g_clear_pointer (&self->path, g_free);
-  /* The study region of a sandbox is the extent drawn, not the box of the few points placed so far. */
-  shepard_params params;
-  shepard_parameter_panel_get_params (self->parameter_panel, &params);
-  params.area_mode = SHEPARD_AREA_GIVEN;
-  params.area = (extent[2] - extent[0]) * (extent[3] - extent[1]);
-  shepard_parameter_panel_set_params (self->parameter_panel, &params);
   _shepard_window_show_document (self);
 }
 
@@ -296,14 +290,9 @@ new_sandbox_action (GtkWidget *widget, const char *action_name, GVariant *parame
   if (self->document != NULL)
     {
       shepard_document_get_extent (self->document, extent);
-      const char *wkt = shepard_document_get_points (self->document)->crs_wkt;
-      crs = wkt != NULL ? shepard_document_get_crs_name (self->document) : NULL;
+      crs = shepard_document_get_crs_definition (self->document);
     }
-  /* "Name (EPSG:28992)" → "EPSG:28992", what GDAL takes back. */
-  g_autofree char *code = NULL;
-  if (crs != NULL && strrchr (crs, '(') != NULL && g_str_has_suffix (crs, ")"))
-    code = g_strndup (strrchr (crs, '(') + 1, strlen (strrchr (crs, '(') + 1) - 1);
-  ShepardSandboxDialog *dialog = shepard_sandbox_dialog_new (GTK_WINDOW (self), extent, code);
+  ShepardSandboxDialog *dialog = shepard_sandbox_dialog_new (GTK_WINDOW (self), extent, crs);
   g_signal_connect_object (dialog, "create", G_CALLBACK (on_sandbox_create), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
 }

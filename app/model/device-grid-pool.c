@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "device-grid-pool.h"
 
-/* Enough for the grid on screen, a coarse and a full one in flight, and one spare. */
-#define KEPT_GRIDS 4
-
 struct _ShepardDeviceGridPool {
   GMutex lock;
   GPtrArray *kept; /* of shepard_device_grid */
@@ -62,7 +59,7 @@ shepard_device_grid_pool_give_back (ShepardDeviceGridPool *pool, shepard_device_
   gboolean kept = FALSE;
 
   g_mutex_lock (&pool->lock);
-  if (pool->kept->len < KEPT_GRIDS)
+  if (pool->kept->len < SHEPARD_DEVICE_GRID_POOL_KEPT)
     {
       g_ptr_array_add (pool->kept, grid);
       kept = TRUE;

@@ -1,65 +1,65 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The document's instruments: cross-validation and explanations, each a worker thread on the engine. */
+/* The document's instruments: cross-validation, explanations and the optimiser, each a job on the engine. */
 #include "shepard-document-private.h"
 
 #include "shepard-app-error.h"
 
 typedef struct {
-  shepard_params params;
+  shepard_params params;        /* as asked: what the result says it shows */
+  shepard_params engine_params; /* what the engine computes with (a sandbox's study area) */
   size_t folds;
   guint64 seed;
   double x, y;
   size_t capacity;
+  ShepardCrossValidation *validation;
+  ShepardExplanation *explanation;
 } AnalysisRequest;
 
-/* A worker thread on the engine for request (freed with the task); a newer request cancels it without its error
- * pre-empting the newer result. */
-static void
-run_analysis (ShepardDocument *self, AnalysisRequest *request, gpointer source_tag, GTaskThreadFunc thread,
-              GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+static AnalysisRequest *
+analysis_request_new (ShepardDocument *self, const shepard_params *params)
 {
-  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, source_tag);
-  g_task_set_task_data (task, request, g_free);
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, thread);
+  AnalysisRequest *request = g_new0 (AnalysisRequest, 1);
+
+  request->params = *params;
+  _shepard_document_engine_params (self, params, &request->engine_params);
+  return request;
 }
 
 static void
-cross_validate_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+analysis_request_free (gpointer data)
 {
-  ShepardDocument *self = source_object;
-  const AnalysisRequest *request = task_data;
-  const ShepardPointLayer *points = self->points;
-  g_autoptr (GCancellable) never = cancellable == NULL ? g_cancellable_new () : NULL;
-  shepard_error engine_error = { 0 };
-  GError *error = NULL;
+  AnalysisRequest *request = data;
 
-  g_mutex_lock (&self->engine_lock);
-  if (g_task_return_error_if_cancelled (task))
-    {
-      g_mutex_unlock (&self->engine_lock);
-      return;
-    }
-  g_autoptr (ShepardCrossValidation) validation = shepard_cross_validation_new (&request->params, request->folds,
-                                                                                 points->x, points->y, points->z,
-                                                                                 points->count);
-  validation->points_generation = self->points_generation;
+  g_clear_pointer (&request->validation, shepard_cross_validation_unref);
+  g_clear_pointer (&request->explanation, shepard_explanation_unref);
+  g_free (request);
+}
+
+/* The points are read with the engine held: an edit swaps them only while it holds the engine. */
+static gboolean
+cross_validate_work (ShepardDocument *self, gpointer data, GCancellable *cancellable, GError **error)
+{
+  AnalysisRequest *request = data;
+  const ShepardPointLayer *points = self->points;
+  shepard_error engine_error = { 0 };
+
+  request->validation = shepard_cross_validation_new (&request->params, request->folds, points->x, points->y,
+                                                      points->z, points->count);
+  request->validation->points_generation = self->points_generation;
+  ShepardCrossValidation *validation = request->validation;
   shepard_cv_outputs outputs = { validation->prediction, validation->residual, validation->alpha, NULL };
   gint64 start = g_get_monotonic_time ();
-  shepard_status status = shepard_engine_cross_validate (self->engine, &request->params, request->folds,
+  shepard_status status = shepard_engine_cross_validate (self->engine, &request->engine_params, request->folds,
                                                          request->seed, &outputs, &validation->summary,
-                                                         _shepard_document_cancel_check,
-                                                         cancellable != NULL ? cancellable : never, &engine_error);
+                                                         _shepard_document_cancel_check, cancellable,
+                                                         &engine_error);
   validation->seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
-  g_mutex_unlock (&self->engine_lock);
   if (status != SHEPARD_OK)
     {
-      _shepard_document_set_engine_failure (&error, status, &engine_error);
-      g_task_return_error (task, error);
-      return;
+      _shepard_document_set_engine_failure (error, status, &engine_error);
+      return FALSE;
     }
-  g_task_return_pointer (task, g_steal_pointer (&validation), (GDestroyNotify) shepard_cross_validation_unref);
+  return TRUE;
 }
 
 void
@@ -70,49 +70,39 @@ shepard_document_cross_validate_async (ShepardDocument *self, const shepard_para
   g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
   g_return_if_fail (params != NULL);
 
-  AnalysisRequest *request = g_new0 (AnalysisRequest, 1);
-  request->params = *params;
+  AnalysisRequest *request = analysis_request_new (self, params);
   request->folds = folds;
   request->seed = seed;
-  run_analysis (self, request, shepard_document_cross_validate_async, cross_validate_thread, cancellable, callback,
-                user_data);
+  _shepard_document_start_job (self, shepard_document_cross_validate_async, cross_validate_work, request,
+                               analysis_request_free, cancellable, callback, user_data);
 }
 
 ShepardCrossValidation *
 shepard_document_cross_validate_finish (ShepardDocument *self, GAsyncResult *result, GError **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
+  AnalysisRequest *request = _shepard_document_finish_job (self, result, shepard_document_cross_validate_async,
+                                                           error);
+
+  return request != NULL ? g_steal_pointer (&request->validation) : NULL;
 }
 
-static void
-explain_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+static gboolean
+explain_work (ShepardDocument *self, gpointer data, GCancellable *cancellable, GError **error)
 {
-  ShepardDocument *self = source_object;
-  const AnalysisRequest *request = task_data;
+  AnalysisRequest *request = data;
   shepard_error engine_error = { 0 };
-  GError *error = NULL;
 
-  g_mutex_lock (&self->engine_lock);
-  if (g_task_return_error_if_cancelled (task))
-    {
-      g_mutex_unlock (&self->engine_lock);
-      return;
-    }
-  g_autoptr (ShepardExplanation) explanation = shepard_explanation_new (&request->params, request->x, request->y,
-                                                                         request->capacity);
-  explanation->points_generation = self->points_generation;
-  shepard_status status = shepard_engine_explain (self->engine, &request->params, request->x, request->y,
-                                                  explanation->listed, request->capacity,
-                                                  &explanation->explanation, &engine_error);
-  g_mutex_unlock (&self->engine_lock);
+  request->explanation = shepard_explanation_new (&request->params, request->x, request->y, request->capacity);
+  request->explanation->points_generation = self->points_generation;
+  shepard_status status = shepard_engine_explain (self->engine, &request->engine_params, request->x, request->y,
+                                                  request->explanation->listed, request->capacity,
+                                                  &request->explanation->explanation, &engine_error);
   if (status != SHEPARD_OK)
     {
-      _shepard_document_set_engine_failure (&error, status, &engine_error);
-      g_task_return_error (task, error);
-      return;
+      _shepard_document_set_engine_failure (error, status, &engine_error);
+      return FALSE;
     }
-  g_task_return_pointer (task, g_steal_pointer (&explanation), (GDestroyNotify) shepard_explanation_unref);
+  return TRUE;
 }
 
 void
@@ -122,19 +112,20 @@ shepard_document_explain_async (ShepardDocument *self, const shepard_params *par
   g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
   g_return_if_fail (params != NULL);
 
-  AnalysisRequest *request = g_new0 (AnalysisRequest, 1);
-  request->params = *params;
+  AnalysisRequest *request = analysis_request_new (self, params);
   request->x = x;
   request->y = y;
   request->capacity = shepard_explanation_capacity_for (params);
-  run_analysis (self, request, shepard_document_explain_async, explain_thread, cancellable, callback, user_data);
+  _shepard_document_start_job (self, shepard_document_explain_async, explain_work, request, analysis_request_free,
+                               cancellable, callback, user_data);
 }
 
 ShepardExplanation *
 shepard_document_explain_finish (ShepardDocument *self, GAsyncResult *result, GError **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
+  AnalysisRequest *request = _shepard_document_finish_job (self, result, shepard_document_explain_async, error);
+
+  return request != NULL ? g_steal_pointer (&request->explanation) : NULL;
 }
 
 typedef struct {
@@ -159,26 +150,53 @@ report_optimise_progress (double fraction, const char *message, void *relay)
   return shepard_progress_relay_report (relay, fraction);
 }
 
+/* A sandbox's study area is its extent for the optimiser too; the parameters it hands back keep the area the caller
+ * gave, so that applying them changes nothing else. */
 static void
-optimise_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+keep_callers_area (const shepard_params *asked, shepard_params *params)
 {
-  ShepardDocument *self = source_object;
-  OptimiseRequest *request = task_data;
-  GError *error = NULL;
+  params->area_mode = asked->area_mode;
+  params->area = asked->area;
+}
 
-  g_mutex_lock (&self->engine_lock);
-  gboolean optimised = shepard_optimise (self->engine, &request->params, &request->options, &request->result,
-                                         report_optimise_progress, request->progress, &error);
-  g_mutex_unlock (&self->engine_lock);
-  if (!optimised && g_error_matches (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED))
+static gboolean
+optimise_work (ShepardDocument *self, gpointer data, GCancellable *cancellable, GError **error)
+{
+  OptimiseRequest *request = data;
+  shepard_params engine_params;
+
+  _shepard_document_engine_params (self, &request->params, &engine_params);
+  if (shepard_optimise (self->engine, &engine_params, &request->options, &request->result, report_optimise_progress,
+                        request->progress, error))
     {
-      g_clear_error (&error);
-      g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The optimisation was cancelled");
+      keep_callers_area (&request->params, &request->result.start);
+      keep_callers_area (&request->params, &request->result.best);
+      return TRUE;
     }
-  if (optimised)
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  if (g_error_matches (*error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED))
+    {
+      g_clear_error (error);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The optimisation was cancelled");
+    }
+  return FALSE;
+}
+
+/* Who asked for an optimisation: told once the document has stopped counting it, so that edits go through again
+ * from its callback on. */
+typedef struct {
+  GAsyncReadyCallback callback;
+  gpointer user_data;
+} OptimiseCaller;
+
+static void
+on_optimise_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  OptimiseCaller *caller = data;
+
+  g_atomic_int_dec_and_test (&SHEPARD_DOCUMENT (source)->optimisations);
+  if (caller->callback != NULL)
+    caller->callback (source, result, caller->user_data);
+  g_free (caller);
 }
 
 void
@@ -195,22 +213,23 @@ shepard_document_optimise_async (ShepardDocument *self, const shepard_params *pa
   request->params = *params;
   request->options = *options;
   request->progress = shepard_progress_relay_new (progress, progress_target, cancellable);
-  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, shepard_document_optimise_async);
-  g_task_set_task_data (task, request, optimise_request_free);
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, optimise_thread);
+  OptimiseCaller *caller = g_new0 (OptimiseCaller, 1);
+  caller->callback = callback;
+  caller->user_data = user_data;
+  g_atomic_int_inc (&self->optimisations);
+  _shepard_document_start_job (self, shepard_document_optimise_async, optimise_work, request, optimise_request_free,
+                               cancellable, on_optimise_done, caller);
 }
 
 gboolean
 shepard_document_optimise_finish (ShepardDocument *self, GAsyncResult *result, ShepardOptimiseResult *optimised,
                                   GError **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   g_return_val_if_fail (optimised != NULL, FALSE);
 
-  if (!g_task_propagate_boolean (G_TASK (result), error))
+  OptimiseRequest *request = _shepard_document_finish_job (self, result, shepard_document_optimise_async, error);
+  if (request == NULL)
     return FALSE;
-  *optimised = ((OptimiseRequest *) g_task_get_task_data (G_TASK (result)))->result;
+  *optimised = request->result;
   return TRUE;
 }

@@ -7,19 +7,30 @@
 G_BEGIN_DECLS
 
 /* The document's parts live in several files (shepard-document.c: loading, interpolation and export;
+ * shepard-document-jobs.c: who holds the engine, and the worker threads that run on it;
  * shepard-document-analysis.c: cross-validation, explanations and the optimiser; shepard-document-sandbox.c: the
- * classroom sandbox's editable points); they share this. */
+ * classroom sandbox's editable points and study area); they share this. */
 struct _ShepardDocument
 {
   GObject parent_instance;
 
+  /* Written on the main thread only, and then copy on write: an edit builds new arrays and swaps them in while it
+   * holds the engine, so that a job holding the engine reads one consistent set. */
   ShepardPointLayer *points;
+  guint points_generation; /* bumped by every edit of the points, with the engine held */
   char **numeric_fields;
   char *crs_name;
+  char *crs_definition;
   double value_min, value_max;
 
-  /* The engine keeps search structures between calls and is not reentrant: one call at a time. */
-  GMutex engine_lock;
+  /* The engine keeps search structures between calls and is not reentrant: one holder at a time
+   * (shepard-document-jobs.c). engine_state guards the four fields that follow it and is never held while the
+   * engine works. */
+  GMutex engine_state;
+  GCond engine_released;
+  gboolean engine_held;
+  GCancellable *engine_holder; /* the holding job's cancellable; NULL when the holder cannot be cancelled */
+  guint inline_waiters;        /* in-line interpolations waiting for a cancelled holder: they go before workers */
   shepard_engine *engine;
   char *backend;
   char *engine_name; /* the backend without the reason it fell back to the CPU */
@@ -27,18 +38,47 @@ struct _ShepardDocument
   ShepardDeviceGridPool *device_grids; /* NULL on a CPU engine */
 
   gboolean sandbox;
-  double sandbox_extent[4]; /* x_min, y_min, x_max, y_max: what a sandbox shows and interpolates */
-  guint points_generation;  /* bumped by every edit of the points */
+  double sandbox_extent[4]; /* x_min, y_min, x_max, y_max: what a sandbox shows, interpolates and studies */
+  gint optimisations;       /* optimisations not yet delivered (atomic): the points are theirs meanwhile */
 };
 
 /* A new engine for self->points (which may be empty): backend names, the GPU grid pool, the value range. */
 gboolean _shepard_document_start_engine (ShepardDocument *self, GError **error);
 void _shepard_document_update_value_range (ShepardDocument *self);
 void _shepard_document_emit_points_changed (ShepardDocument *self);
-/* "Amersfoort / RD New (EPSG:28992)", "none" without a CRS. */
-char *_shepard_document_describe_crs (const char *wkt);
+/* "Amersfoort / RD New (EPSG:28992)", "none" without a CRS; into definition: "EPSG:28992" when an authority's code
+ * names the CRS, else the WKT itself, NULL without a CRS. */
+char *_shepard_document_describe_crs (const char *wkt, char **definition);
 
-/* A cancellable as an engine progress callback's data: returns false once it is cancelled. */
+/* The parameters the engine computes with for params: a sandbox's study area is its extent, whatever params say
+ * (the few points placed so far do not span the region studied). Results keep the parameters asked for. */
+void _shepard_document_engine_params (ShepardDocument *self, const shepard_params *params,
+                                      shepard_params *engine_params);
+
+/* Holding the engine. hold waits for the holder before (and for in-line interpolations waiting) and returns FALSE,
+ * without the engine, once cancellable (may be NULL) is cancelled. hold_until takes the engine if it is free, or
+ * waits until deadline (g_get_monotonic_time) for a holder that has been cancelled to give it up; FALSE when it stays
+ * busy. */
+gboolean _shepard_document_hold_engine (ShepardDocument *self, GCancellable *cancellable);
+gboolean _shepard_document_hold_engine_until (ShepardDocument *self, gint64 deadline);
+void _shepard_document_release_engine (ShepardDocument *self);
+
+/* A job's work, called in a worker thread with the engine held: fills request with its result, or returns FALSE
+ * with error. */
+typedef gboolean (*ShepardEngineWork) (ShepardDocument *self, gpointer request, GCancellable *cancellable,
+                                       GError **error);
+/* Runs work on the engine in a worker thread; request is freed with the task. A cancelled job gives the engine up at
+ * the engine's next cancel check (or does not take it at all) and ends with G_IO_ERROR_CANCELLED, delivered only
+ * once its work has stopped, so that it never pre-empts the newer result it made way for. */
+void _shepard_document_start_job (ShepardDocument *self, gpointer source_tag, ShepardEngineWork work,
+                                  gpointer request, GDestroyNotify request_free, GCancellable *cancellable,
+                                  GAsyncReadyCallback callback, gpointer user_data);
+/* The request of a job that succeeded (the task's: valid while result is), or NULL with the job's error. */
+gpointer _shepard_document_finish_job (ShepardDocument *self, GAsyncResult *result, gpointer source_tag,
+                                       GError **error);
+
+/* A cancellable (or NULL: never cancelled) as an engine progress callback's data: returns false once it is
+ * cancelled. */
 bool _shepard_document_cancel_check (double fraction, const char *message, void *cancellable);
 /* An engine status as a GError: G_IO_ERROR_CANCELLED for a cancel, else the engine's message. */
 void _shepard_document_set_engine_failure (GError **error, shepard_status status, const shepard_error *engine_error);

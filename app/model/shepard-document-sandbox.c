@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The classroom sandbox: a document whose points are placed, moved and removed by hand, each edit handed to the
- * engine at once so that the surface, the cross-validation and a pinned explanation follow it. */
+ * engine at once so that the surface, the cross-validation and a pinned explanation follow it; its study area is
+ * the extent it was made with. */
 #include "shepard-document-private.h"
 
 #include <math.h>
@@ -69,7 +70,7 @@ shepard_document_new_sandbox (const double extent[4], const char *crs, GError **
   self->numeric_fields[0] = g_strdup (SANDBOX_FIELD);
   if (!_shepard_document_start_engine (self, error))
     return NULL;
-  self->crs_name = _shepard_document_describe_crs (crs_wkt);
+  self->crs_name = _shepard_document_describe_crs (crs_wkt, &self->crs_definition);
   return g_steal_pointer (&self);
 }
 
@@ -87,14 +88,35 @@ shepard_document_get_points_generation (ShepardDocument *self)
   return self->points_generation;
 }
 
+void
+_shepard_document_engine_params (ShepardDocument *self, const shepard_params *params, shepard_params *engine_params)
+{
+  *engine_params = *params;
+  if (!self->sandbox)
+    return;
+  engine_params->area_mode = SHEPARD_AREA_GIVEN;
+  engine_params->area = (self->sandbox_extent[2] - self->sandbox_extent[0])
+                        * (self->sandbox_extent[3] - self->sandbox_extent[1]);
+}
+
 static gboolean
 check_editable (ShepardDocument *self, GError **error)
 {
-  if (self->sandbox)
-    return TRUE;
-  g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
-                       "Only a sandbox's points can be edited; a layer read from a file stays as it is.");
-  return FALSE;
+  if (!self->sandbox)
+    {
+      g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                           "Only a sandbox's points can be edited; a layer read from a file stays as it is.");
+      return FALSE;
+    }
+  /* The optimiser holds the engine until it is done: an edit would stall the window that long. */
+  if (g_atomic_int_get (&self->optimisations) > 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                           "The optimiser is working on these points: wait for it to finish, or cancel it, then "
+                           "edit them.");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -117,20 +139,67 @@ check_index (ShepardDocument *self, size_t index, GError **error)
   return FALSE;
 }
 
-/* Hands the edited points to the engine. An empty sandbox leaves the engine without points, which it reports when
- * asked to interpolate; anything else that fails is an error, after which the caller puts the old points back and
- * commits them again (the engine drops its points when it cannot take new ones). */
-static gboolean
-commit_points (ShepardDocument *self, GError **error)
+/* The points after an edit, built beside the current ones. */
+typedef struct {
+  double *x, *y, *z;
+  size_t count;
+} EditedPoints;
+
+static void
+edited_points_clear (EditedPoints *edited)
 {
-  shepard_error engine_error = { 0 };
+  g_free (edited->x);
+  g_free (edited->y);
+  g_free (edited->z);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (EditedPoints, edited_points_clear)
+
+/* A copy of the points with room for extra more. */
+static void
+copy_points (ShepardDocument *self, size_t extra, EditedPoints *edited)
+{
   const ShepardPointLayer *points = self->points;
 
-  g_mutex_lock (&self->engine_lock);
-  shepard_status status = shepard_engine_set_points (self->engine, points->x, points->y, points->z, points->count,
+  edited->count = points->count;
+  edited->x = g_new (double, points->count + extra);
+  edited->y = g_new (double, points->count + extra);
+  edited->z = g_new (double, points->count + extra);
+  if (points->count == 0)
+    return;
+  memcpy (edited->x, points->x, points->count * sizeof (double));
+  memcpy (edited->y, points->y, points->count * sizeof (double));
+  memcpy (edited->z, points->z, points->count * sizeof (double));
+}
+
+/* Hands the edited points to the engine and, when it takes them, swaps them in, both with the engine held, so that a
+ * job never sees points other than the engine's. An empty sandbox leaves the engine without points, which it
+ * reports when asked to interpolate; anything else that fails is an error, and the engine gets the old points back
+ * (it drops its points when it cannot take new ones). */
+static gboolean
+commit_points (ShepardDocument *self, EditedPoints *edited, GError **error)
+{
+  shepard_error engine_error = { 0 };
+  ShepardPointLayer *points = self->points;
+
+  _shepard_document_hold_engine (self, NULL);
+  shepard_status status = shepard_engine_set_points (self->engine, edited->x, edited->y, edited->z, edited->count,
                                                      &engine_error);
-  g_mutex_unlock (&self->engine_lock);
-  if (status != SHEPARD_OK && !(status == SHEPARD_ERROR_NO_POINTS && points->count == 0))
+  gboolean taken = status == SHEPARD_OK || (status == SHEPARD_ERROR_NO_POINTS && edited->count == 0);
+  if (taken)
+    {
+      EditedPoints old = { points->x, points->y, points->z, points->count };
+      points->x = g_steal_pointer (&edited->x);
+      points->y = g_steal_pointer (&edited->y);
+      points->z = g_steal_pointer (&edited->z);
+      points->count = edited->count;
+      self->points_generation++;
+      *edited = old;
+    }
+  else if (points->count > 0)
+    shepard_engine_set_points (self->engine, points->x, points->y, points->z, points->count, NULL);
+  _shepard_document_release_engine (self);
+  if (!taken)
     {
       shepard_app_error_set_from_engine (error, &engine_error);
       return FALSE;
@@ -143,90 +212,67 @@ commit_points (ShepardDocument *self, GError **error)
 gssize
 shepard_document_add_point (ShepardDocument *self, double x, double y, double value, GError **error)
 {
+  g_auto (EditedPoints) edited = { 0 };
+
   g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), -1);
 
   if (!check_editable (self, error) || !check_finite (x, y, value, error))
     return -1;
-  ShepardPointLayer *points = self->points;
-  size_t index = points->count;
-  points->x = g_renew (double, points->x, index + 1);
-  points->y = g_renew (double, points->y, index + 1);
-  points->z = g_renew (double, points->z, index + 1);
-  points->x[index] = x;
-  points->y[index] = y;
-  points->z[index] = value;
-  points->count = index + 1;
-  if (!commit_points (self, error))
-    {
-      points->count = index;
-      commit_points (self, NULL);
-      return -1;
-    }
-  return (gssize) index;
+  copy_points (self, 1, &edited);
+  size_t index = edited.count++;
+  edited.x[index] = x;
+  edited.y[index] = y;
+  edited.z[index] = value;
+  return commit_points (self, &edited, error) ? (gssize) index : -1;
 }
 
 gboolean
 shepard_document_move_point (ShepardDocument *self, size_t index, double x, double y, GError **error)
 {
+  g_auto (EditedPoints) edited = { 0 };
+
   g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), FALSE);
 
   if (!check_editable (self, error) || !check_index (self, index, error)
       || !check_finite (x, y, self->points->z[index], error))
     return FALSE;
-  double old_x = self->points->x[index], old_y = self->points->y[index];
-  self->points->x[index] = x;
-  self->points->y[index] = y;
-  if (commit_points (self, error))
-    return TRUE;
-  self->points->x[index] = old_x;
-  self->points->y[index] = old_y;
-  commit_points (self, NULL);
-  return FALSE;
+  copy_points (self, 0, &edited);
+  edited.x[index] = x;
+  edited.y[index] = y;
+  return commit_points (self, &edited, error);
 }
 
 gboolean
 shepard_document_set_point_value (ShepardDocument *self, size_t index, double value, GError **error)
 {
+  g_auto (EditedPoints) edited = { 0 };
+
   g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), FALSE);
 
   if (!check_editable (self, error) || !check_index (self, index, error)
       || !check_finite (self->points->x[index], self->points->y[index], value, error))
     return FALSE;
-  double old_value = self->points->z[index];
-  self->points->z[index] = value;
-  if (commit_points (self, error))
-    return TRUE;
-  self->points->z[index] = old_value;
-  commit_points (self, NULL);
-  return FALSE;
+  copy_points (self, 0, &edited);
+  edited.z[index] = value;
+  return commit_points (self, &edited, error);
 }
 
 gboolean
 shepard_document_remove_point (ShepardDocument *self, size_t index, GError **error)
 {
+  g_auto (EditedPoints) edited = { 0 };
+
   g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), FALSE);
 
   if (!check_editable (self, error) || !check_index (self, index, error))
     return FALSE;
-  ShepardPointLayer *points = self->points;
-  double removed[3] = { points->x[index], points->y[index], points->z[index] };
-  size_t after = points->count - index - 1;
-  memmove (&points->x[index], &points->x[index + 1], after * sizeof (double));
-  memmove (&points->y[index], &points->y[index + 1], after * sizeof (double));
-  memmove (&points->z[index], &points->z[index + 1], after * sizeof (double));
-  points->count--;
-  if (commit_points (self, error))
-    return TRUE;
-  /* The arrays keep their size until the next add, so the point fits back where it was. */
-  memmove (&points->x[index + 1], &points->x[index], after * sizeof (double));
-  memmove (&points->y[index + 1], &points->y[index], after * sizeof (double));
-  memmove (&points->z[index + 1], &points->z[index], after * sizeof (double));
-  points->x[index] = removed[0];
-  points->y[index] = removed[1];
-  points->z[index] = removed[2];
-  points->count++;
-  commit_points (self, NULL);
-  return FALSE;
+  copy_points (self, 0, &edited);
+  size_t after = edited.count - index - 1;
+  memmove (&edited.x[index], &edited.x[index + 1], after * sizeof (double));
+  memmove (&edited.y[index], &edited.y[index + 1], after * sizeof (double));
+  memmove (&edited.z[index], &edited.z[index + 1], after * sizeof (double));
+  edited.count--;
+  return commit_points (self, &edited, error);
 }
 
 gboolean

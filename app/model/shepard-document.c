@@ -34,9 +34,11 @@ shepard_document_finalize (GObject *object)
   g_clear_pointer (&self->points, shepard_point_layer_free);
   g_clear_pointer (&self->numeric_fields, g_strfreev);
   g_free (self->crs_name);
+  g_free (self->crs_definition);
   g_free (self->backend);
   g_free (self->engine_name);
-  g_mutex_clear (&self->engine_lock);
+  g_cond_clear (&self->engine_released);
+  g_mutex_clear (&self->engine_state);
   G_OBJECT_CLASS (shepard_document_parent_class)->finalize (object);
 }
 
@@ -54,7 +56,8 @@ shepard_document_class_init (ShepardDocumentClass *klass)
 static void
 shepard_document_init (ShepardDocument *self)
 {
-  g_mutex_init (&self->engine_lock);
+  g_mutex_init (&self->engine_state);
+  g_cond_init (&self->engine_released);
 }
 
 gboolean
@@ -98,25 +101,30 @@ _shepard_document_update_value_range (ShepardDocument *self)
 void
 _shepard_document_emit_points_changed (ShepardDocument *self)
 {
-  self->points_generation++;
   g_signal_emit (self, signals[SIGNAL_POINTS_CHANGED], 0);
 }
 
 char *
-_shepard_document_describe_crs (const char *wkt)
+_shepard_document_describe_crs (const char *wkt, char **definition)
 {
+  *definition = NULL;
   if (wkt == NULL)
     return g_strdup ("none");
   OGRSpatialReferenceH crs = OSRNewSpatialReference (wkt);
   if (crs == NULL)
-    return g_strdup ("unknown");
+    {
+      *definition = g_strdup (wkt);
+      return g_strdup ("unknown");
+    }
   OSRAutoIdentifyEPSG (crs);
   const char *name = OSRGetName (crs);
   const char *authority = OSRGetAuthorityName (crs, NULL);
   const char *code = OSRGetAuthorityCode (crs, NULL);
-  char *text = authority != NULL && code != NULL
-                 ? g_strdup_printf ("%s (%s:%s)", name != NULL ? name : "unnamed", authority, code)
-                 : g_strdup (name != NULL ? name : "unnamed");
+  gboolean coded = authority != NULL && code != NULL;
+  char *text = coded ? g_strdup_printf ("%s (%s:%s)", name != NULL ? name : "unnamed", authority, code)
+                     : g_strdup (name != NULL ? name : "unnamed");
+  /* A code is what a person can read and GDAL takes back; without one, only the WKT says it all. */
+  *definition = coded ? g_strdup_printf ("%s:%s", authority, code) : g_strdup (wkt);
   OSRDestroySpatialReference (crs);
   return text;
 }
@@ -167,7 +175,7 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
       g_task_return_error (task, error);
       return;
     }
-  self->crs_name = _shepard_document_describe_crs (self->points->crs_wkt);
+  self->crs_name = _shepard_document_describe_crs (self->points->crs_wkt, &self->crs_definition);
   g_task_return_pointer (task, g_steal_pointer (&self), g_object_unref);
 }
 
@@ -237,6 +245,13 @@ shepard_document_get_crs_name (ShepardDocument *self)
   return self->crs_name;
 }
 
+const char *
+shepard_document_get_crs_definition (ShepardDocument *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), NULL);
+  return self->crs_definition;
+}
+
 void
 shepard_document_get_bounds (ShepardDocument *self, double *x_min, double *y_min, double *x_max, double *y_max)
 {
@@ -296,16 +311,12 @@ shepard_document_can_keep_on_gpu (ShepardDocument *self)
   return self->device_grids != NULL;
 }
 
-bool
-_shepard_document_cancel_check (double fraction, const char *message, void *cancellable)
-{
-  return !g_cancellable_is_cancelled (cancellable);
-}
-
 typedef struct {
-  shepard_params params;
+  shepard_params params;        /* as asked: what the surface says it shows */
+  shepard_params engine_params; /* what the engine computes with (a sandbox's study area) */
   shepard_grid grid;
   ShepardDeviceGridPool *device_grids; /* set: leave the grid on the GPU */
+  ShepardSurface *surface;             /* the result */
 } InterpolateRequest;
 
 static void
@@ -314,16 +325,8 @@ interpolate_request_free (gpointer data)
   InterpolateRequest *request = data;
 
   g_clear_pointer (&request->device_grids, shepard_device_grid_pool_unref);
+  g_clear_pointer (&request->surface, shepard_surface_unref);
   g_free (request);
-}
-
-void
-_shepard_document_set_engine_failure (GError **error, shepard_status status, const shepard_error *engine_error)
-{
-  if (status == SHEPARD_ERROR_CANCELLED)
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The computation was cancelled");
-  else
-    shepard_app_error_set_from_engine (error, engine_error);
 }
 
 /* AIDW's r_exp for params after an interpolation with them succeeded (so it cannot fail); NaN for IDW. */
@@ -337,43 +340,45 @@ expected_distance_locked (ShepardDocument *self, const shepard_params *params)
   return r_exp;
 }
 
-/* The engine's part, called with the engine lock held: the grid stays in GPU memory for a view that draws it
- * through CUDA-OpenGL interop, or comes to host memory. */
+/* The engine's part, with the engine held: the grid stays in GPU memory for a view that draws it through
+ * CUDA-OpenGL interop, or comes to host memory. */
 static ShepardSurface *
-interpolate_locked (ShepardDocument *self, const InterpolateRequest *request, GCancellable *check, GError **error)
+interpolate_on_gpu_locked (ShepardDocument *self, const InterpolateRequest *request, GCancellable *cancellable,
+                           GError **error)
 {
   shepard_error engine_error = { 0 };
-  shepard_status status;
-  gint64 start;
+  shepard_device_grid *target = shepard_device_grid_pool_take (request->device_grids, self->engine, &engine_error);
 
-  if (request->device_grids != NULL)
+  if (target == NULL)
     {
-      shepard_device_grid *target = shepard_device_grid_pool_take (request->device_grids, self->engine,
-                                                                   &engine_error);
-      if (target == NULL)
-        {
-          _shepard_document_set_engine_failure (error, engine_error.code, &engine_error);
-          return NULL;
-        }
-      start = g_get_monotonic_time ();
-      status = shepard_engine_interpolate_grid_to_device (self->engine, &request->params, &request->grid, target,
-                                                          _shepard_document_cancel_check, check, &engine_error);
-      if (status != SHEPARD_OK)
-        {
-          shepard_device_grid_pool_give_back (request->device_grids, target);
-          _shepard_document_set_engine_failure (error, status, &engine_error);
-          return NULL;
-        }
-      double seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
-      return shepard_surface_new_on_gpu (&request->grid, &request->params, target, request->device_grids,
-                                         expected_distance_locked (self, &request->params), seconds);
+      _shepard_document_set_engine_failure (error, engine_error.code, &engine_error);
+      return NULL;
     }
+  shepard_status status = shepard_engine_interpolate_grid_to_device (self->engine, &request->engine_params,
+                                                                     &request->grid, target,
+                                                                     _shepard_document_cancel_check, cancellable,
+                                                                     &engine_error);
+  if (status != SHEPARD_OK)
+    {
+      shepard_device_grid_pool_give_back (request->device_grids, target);
+      _shepard_document_set_engine_failure (error, status, &engine_error);
+      return NULL;
+    }
+  return shepard_surface_new_on_gpu (&request->grid, &request->params, target, request->device_grids,
+                                     expected_distance_locked (self, &request->engine_params), 0.0);
+}
 
+static ShepardSurface *
+interpolate_to_host_locked (ShepardDocument *self, const InterpolateRequest *request, GCancellable *cancellable,
+                            GError **error)
+{
+  shepard_error engine_error = { 0 };
   gboolean aidw = request->params.method == SHEPARD_METHOD_AIDW;
   size_t cells = request->grid.width * request->grid.height;
   g_autofree double *values = g_try_new (double, cells);
   g_autofree double *alpha = g_try_new (double, cells);
   g_autofree double *r_obs = aidw ? g_try_new (double, cells) : NULL;
+
   if (values == NULL || alpha == NULL || (aidw && r_obs == NULL))
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
@@ -382,39 +387,32 @@ interpolate_locked (ShepardDocument *self, const InterpolateRequest *request, GC
       return NULL;
     }
   shepard_outputs outputs = { .values = values, .alpha = alpha, .r_obs = r_obs };
-  start = g_get_monotonic_time ();
-  status = shepard_engine_interpolate_grid (self->engine, &request->params, &request->grid, &outputs,
-                                            _shepard_document_cancel_check, check, &engine_error);
+  shepard_status status = shepard_engine_interpolate_grid (self->engine, &request->engine_params, &request->grid,
+                                                           &outputs, _shepard_document_cancel_check, cancellable,
+                                                           &engine_error);
   if (status != SHEPARD_OK)
     {
       _shepard_document_set_engine_failure (error, status, &engine_error);
       return NULL;
     }
-  double seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
   return shepard_surface_new_from_host (&request->grid, &request->params, values, alpha, r_obs,
-                                        expected_distance_locked (self, &request->params), seconds);
+                                        expected_distance_locked (self, &request->engine_params), 0.0);
 }
 
-static void
-interpolate_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+/* The surface's time is all of it, the copy into float32 and the value range included: the preview decides from it
+ * whether the next grid fits in the frame. */
+static gboolean
+interpolate_work (ShepardDocument *self, gpointer data, GCancellable *cancellable, GError **error)
 {
-  ShepardDocument *self = source_object;
-  InterpolateRequest *request = task_data;
-  g_autoptr (GCancellable) never = cancellable == NULL ? g_cancellable_new () : NULL;
-  GError *error = NULL;
+  InterpolateRequest *request = data;
+  gint64 start = g_get_monotonic_time ();
 
-  g_mutex_lock (&self->engine_lock);
-  if (g_task_return_error_if_cancelled (task))
-    {
-      g_mutex_unlock (&self->engine_lock);
-      return;
-    }
-  ShepardSurface *surface = interpolate_locked (self, request, cancellable != NULL ? cancellable : never, &error);
-  g_mutex_unlock (&self->engine_lock);
-  if (surface == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, surface, (GDestroyNotify) shepard_surface_unref);
+  request->surface = request->device_grids != NULL ? interpolate_on_gpu_locked (self, request, cancellable, error)
+                                                   : interpolate_to_host_locked (self, request, cancellable, error);
+  if (request->surface == NULL)
+    return FALSE;
+  request->surface->seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+  return TRUE;
 }
 
 static InterpolateRequest *
@@ -424,6 +422,7 @@ interpolate_request_new (ShepardDocument *self, const shepard_params *params, co
   InterpolateRequest *request = g_new0 (InterpolateRequest, 1);
 
   request->params = *params;
+  _shepard_document_engine_params (self, params, &request->engine_params);
   request->grid = *grid;
   if (memory == SHEPARD_SURFACE_ON_GPU)
     request->device_grids = shepard_device_grid_pool_ref (self->device_grids);
@@ -440,40 +439,39 @@ shepard_document_interpolate_async (ShepardDocument *self, const shepard_params 
   g_return_if_fail (grid->width > 0 && grid->height > 0);
   g_return_if_fail (memory == SHEPARD_SURFACE_IN_HOST_MEMORY || self->device_grids != NULL);
 
-  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, shepard_document_interpolate_async);
-  g_task_set_task_data (task, interpolate_request_new (self, params, grid, memory), interpolate_request_free);
-  /* A newer request supersedes this one: its error must not pre-empt the newer result. */
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, interpolate_thread);
+  _shepard_document_start_job (self, shepard_document_interpolate_async, interpolate_work,
+                               interpolate_request_new (self, params, grid, memory), interpolate_request_free,
+                               cancellable, callback, user_data);
 }
 
 ShepardSurface *
 shepard_document_interpolate_finish (ShepardDocument *self, GAsyncResult *result, GError **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  InterpolateRequest *request = _shepard_document_finish_job (self, result, shepard_document_interpolate_async,
+                                                              error);
 
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return request != NULL ? g_steal_pointer (&request->surface) : NULL;
 }
 
 ShepardSurface *
 shepard_document_interpolate_if_idle (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
-                                      ShepardSurfaceMemory memory, GError **error)
+                                      ShepardSurfaceMemory memory, double patience, GError **error)
 {
   g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), NULL);
   g_return_val_if_fail (params != NULL && grid != NULL, NULL);
   g_return_val_if_fail (grid->width > 0 && grid->height > 0, NULL);
   g_return_val_if_fail (memory == SHEPARD_SURFACE_IN_HOST_MEMORY || self->device_grids != NULL, NULL);
 
-  if (!g_mutex_trylock (&self->engine_lock))
+  gint64 deadline = g_get_monotonic_time () + (gint64) (MAX (patience, 0.0) * G_USEC_PER_SEC);
+  if (!_shepard_document_hold_engine_until (self, deadline))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, "The engine is busy with an earlier request");
       return NULL;
     }
-  g_autoptr (GCancellable) never = g_cancellable_new ();
   InterpolateRequest *request = interpolate_request_new (self, params, grid, memory);
-  ShepardSurface *surface = interpolate_locked (self, request, never, error);
-  g_mutex_unlock (&self->engine_lock);
+  gboolean done = interpolate_work (self, request, NULL, error);
+  _shepard_document_release_engine (self);
+  ShepardSurface *surface = done ? g_steal_pointer (&request->surface) : NULL;
   interpolate_request_free (request);
   return surface;
 }
@@ -519,11 +517,10 @@ export_format (ShepardDocument *self, const char *driver_name, ShepardSampleType
   };
 }
 
-static void
-export_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+static gboolean
+export_work (ShepardDocument *self, gpointer data, GCancellable *cancellable, GError **error)
 {
-  ShepardDocument *self = source_object;
-  ExportRequest *request = task_data;
+  ExportRequest *request = data;
   ShepardGridExport export = {
     .value_path = request->value_path,
     .alpha_path = request->alpha_path,
@@ -533,16 +530,11 @@ export_thread (GTask *task, gpointer source_object, gpointer task_data, GCancell
     .r_obs_path = request->r_obs_path,
     .value_name = self->points->field_name,
   };
-  GError *error = NULL;
+  shepard_params engine_params;
 
-  g_mutex_lock (&self->engine_lock);
-  gboolean written = shepard_grid_export (self->engine, &request->params, &request->grid, &export, export_progress,
-                                          request->progress, &error);
-  g_mutex_unlock (&self->engine_lock);
-  if (written)
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  _shepard_document_engine_params (self, &request->params, &engine_params);
+  return shepard_grid_export (self->engine, &engine_params, &request->grid, &export, export_progress,
+                              request->progress, error);
 }
 
 void
@@ -567,10 +559,8 @@ shepard_document_export_async (ShepardDocument *self, const shepard_params *para
   request->sample_type = target->sample_type;
   request->progress = shepard_progress_relay_new (progress, progress_target, cancellable);
 
-  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, shepard_document_export_async);
-  g_task_set_task_data (task, request, export_request_free);
-  g_task_run_in_thread (task, export_thread);
+  _shepard_document_start_job (self, shepard_document_export_async, export_work, request, export_request_free,
+                               cancellable, callback, user_data);
 }
 
 gboolean
@@ -595,7 +585,16 @@ shepard_document_check_export (ShepardDocument *self, const shepard_params *para
 gboolean
 shepard_document_export_finish (ShepardDocument *self, GAsyncResult *result, GError **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_autoptr (GError) failure = NULL;
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  if (_shepard_document_finish_job (self, result, shepard_document_export_async, &failure) != NULL)
+    return TRUE;
+  /* Cancelled before it had the engine: the same word as app/io/grid-export's for a cancel under way. */
+  if (g_error_matches (failure, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED, "cancelled");
+      return FALSE;
+    }
+  g_propagate_error (error, g_steal_pointer (&failure));
+  return FALSE;
 }

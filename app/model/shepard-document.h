@@ -37,6 +37,9 @@ const char *shepard_document_get_engine_name (ShepardDocument *self);
 const char *shepard_document_get_engine_fallback_reason (ShepardDocument *self);
 /* "Amersfoort / RD New (EPSG:28992)", or "none". */
 const char *shepard_document_get_crs_name (ShepardDocument *self);
+/* The CRS as GDAL takes it back (shepard_document_new_sandbox's crs): "EPSG:28992" when an authority's code names
+ * it, else its WKT; NULL without a CRS. */
+const char *shepard_document_get_crs_definition (ShepardDocument *self);
 void shepard_document_get_bounds (ShepardDocument *self, double *x_min, double *y_min, double *x_max, double *y_max);
 /* {x_min, y_min, x_max, y_max}: the area previewed and exported by default, the bounds with a margin
  * (shepard_extent_around_points). */
@@ -50,21 +53,23 @@ int shepard_document_get_cuda_device (ShepardDocument *self);
 gboolean shepard_document_can_keep_on_gpu (ShepardDocument *self);
 
 /* Interpolates grid in a worker thread. Calls run one at a time on the engine: cancel the older request before
- * making a newer one, and it gives the engine up within ~100 ms. */
+ * making a newer one, and it gives the engine up at the engine's next cancel check (every ~50 ms of work). */
 void shepard_document_interpolate_async (ShepardDocument *self, const shepard_params *params,
                                          const shepard_grid *grid, ShepardSurfaceMemory memory,
                                          GCancellable *cancellable, GAsyncReadyCallback callback,
                                          gpointer user_data);
 ShepardSurface *shepard_document_interpolate_finish (ShepardDocument *self, GAsyncResult *result, GError **error);
-/* The same, on the calling thread and at once, when the engine is free; when a worker holds it, NULL with
- * G_IO_ERROR_BUSY (the caller goes asynchronous instead of waiting). For grids known to take a few milliseconds:
- * the frame that follows then shows them. */
+/* The same, on the calling thread and at once, when the engine is free or its holder has been cancelled and gives it
+ * up within patience seconds (it goes before any worker waiting); otherwise NULL with G_IO_ERROR_BUSY (the caller
+ * goes asynchronous instead of waiting longer). For grids known to take a few milliseconds: the frame that follows
+ * then shows them. The surface's seconds count the whole call but the wait. */
 ShepardSurface *shepard_document_interpolate_if_idle (ShepardDocument *self, const shepard_params *params,
                                                       const shepard_grid *grid, ShepardSurfaceMemory memory,
-                                                      GError **error);
+                                                      double patience, GError **error);
 
 /* Cross-validates the layer with params (folds: SHEPARD_FOLDS_LEAVE_ONE_OUT or a count, dealt by seed) in a worker
- * thread; a cancel gives the engine up within ~100 ms (G_IO_ERROR_CANCELLED). */
+ * thread; a cancel gives the engine up at its next cancel check (G_IO_ERROR_CANCELLED). The result holds the points
+ * it was computed on and their generation. */
 void shepard_document_cross_validate_async (ShepardDocument *self, const shepard_params *params, size_t folds,
                                             guint64 seed, GCancellable *cancellable, GAsyncReadyCallback callback,
                                             gpointer user_data);
@@ -78,7 +83,7 @@ ShepardExplanation *shepard_document_explain_finish (ShepardDocument *self, GAsy
 
 /* Tunes params for the smallest cross-validation error (app/analysis/shepard-optimiser) in a worker thread. The
  * engine is the optimiser's until it is done or cancelled (G_IO_ERROR_CANCELLED, within ~100 ms): interpolations
- * wait meanwhile. */
+ * wait meanwhile, and a sandbox refuses edits of its points until the result is delivered. */
 void shepard_document_optimise_async (ShepardDocument *self, const shepard_params *params,
                                       const ShepardOptimiseOptions *options, ShepardProgressCallback progress,
                                       GObject *progress_target, GCancellable *cancellable,
@@ -87,14 +92,17 @@ gboolean shepard_document_optimise_finish (ShepardDocument *self, GAsyncResult *
                                            ShepardOptimiseResult *optimised, GError **error);
 
 /* The classroom sandbox: a layer of hand-placed points (one field, "value") over a chosen extent {x_min, y_min,
- * x_max, y_max}, which is what it shows, previews and exports by default. crs: any definition GDAL takes
- * ("EPSG:28992", WKT, PROJ), or NULL / "" for none. */
+ * x_max, y_max}, which is what it shows, previews and exports by default, and its study area: AIDW's r_exp uses the
+ * extent's area whatever the parameters' area mode (results keep the parameters as asked). crs: any definition GDAL
+ * takes ("EPSG:28992", WKT, PROJ), or NULL / "" for none. */
 ShepardDocument *shepard_document_new_sandbox (const double extent[4], const char *crs, GError **error);
 gboolean shepard_document_is_sandbox (ShepardDocument *self);
 /* Bumped by every edit of the points. */
 guint shepard_document_get_points_generation (ShepardDocument *self);
 /* Edits of a sandbox's points, on the main thread: each waits for the engine (cancel the previews first), gives it
- * the new points and emits "points-changed". Values and coordinates must be finite; indices refer to
+ * the new points and emits "points-changed". The arrays of shepard_document_get_points are replaced by each edit
+ * (jobs in flight keep reading a consistent set). While an optimisation of the document runs, edits are refused
+ * with G_IO_ERROR_BUSY and a message to show. Values and coordinates must be finite; indices refer to
  * shepard_document_get_points. add returns the new point's index. */
 gssize shepard_document_add_point (ShepardDocument *self, double x, double y, double value, GError **error);
 gboolean shepard_document_move_point (ShepardDocument *self, size_t index, double x, double y, GError **error);
@@ -120,7 +128,7 @@ gboolean shepard_document_check_export (ShepardDocument *self, const shepard_par
                                         const ShepardExportTarget *target, GError **error);
 
 /* Writes target atomically through app/io/grid-export, in a worker thread, with the layer's CRS; band 1 of a
- * multi-band raster is described with the field's name. */
+ * multi-band raster is described with the field's name. A cancel ends it with SHEPARD_APP_ERROR_CANCELLED. */
 void shepard_document_export_async (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
                                     const ShepardExportTarget *target, ShepardProgressCallback progress,
                                     GObject *progress_target, GCancellable *cancellable,

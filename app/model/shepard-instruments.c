@@ -2,17 +2,28 @@
 #include "shepard-instruments.h"
 
 #include <math.h>
-#include <string.h>
 
-/* The kinds of engine work, each with its own cancellable: a new pin drops only the old explanation. */
+#include "shepard-comparison.h"
+#include "shepard-distributions-feed.h"
+
+/* The engine work of the instruments, in the order it is done for a surface: the difference first (what the map
+ * shows in difference mode), then the explanation (one query), then the cross-validation (the whole layer). */
 typedef enum {
+  WORK_NONE,
+  WORK_COMPARISON,
   WORK_EXPLANATION,
   WORK_CROSS_VALIDATION,
-  WORK_COMPARISON,
-  N_WORKS
 } Work;
 
-static const char *const work_names[N_WORKS] = { "explanation", "cross-validation", "comparison" };
+static const char *const work_names[] = { NULL, "comparison", "explanation", "cross-validation" };
+
+/* What a figure was last asked for: it is not asked again for the same, even when it failed. */
+typedef struct {
+  gboolean set;
+  shepard_params params;
+  double x, y; /* the explanation's pin */
+  guint points_generation;
+} Asked;
 
 struct _ShepardInstruments
 {
@@ -21,27 +32,31 @@ struct _ShepardInstruments
   /* Owned */
   ShepardPreview *preview;
   ShepardDocument *document;
-  GCancellable *cancellables[N_WORKS];
-  guint generation;              /* bumped by every request of the preview: results of older ones are dropped */
-  guint distributions_generation; /* bumped by every surface */
-  ShepardSurface *surface;       /* the last full surface, what engine work follows */
-  gboolean awaiting_surface;     /* a request is out: work waits for its full surface rather than use the old one */
+  /* The latest surface delivered, what the figures follow. settled: nothing more comes for its request (its full
+   * grid, or the request gave up); current: no newer request is out without a surface yet. */
+  ShepardSurface *surface;
+  gboolean surface_settled;
+  gboolean surface_current;
+  gboolean awaiting_surface; /* a request's full grid is still to come */
+
+  /* One piece of engine work at a time; its result counts only while it is the running one. */
+  Work running;
+  guint running_serial;
+  guint serial;
+  GCancellable *running_cancellable;
+  guint in_flight; /* engine jobs not back yet, dropped ones included */
+
   gboolean pinned;
   double pin_x, pin_y;
   gboolean cross_validation_enabled;
   gboolean cross_validating;
-  guint in_flight;               /* jobs started and not yet back, of any request */
   gboolean busy;
-  gboolean comparing;
-  shepard_params other;
 
+  Asked explanation_asked, validation_asked;
   ShepardCrossValidation *validation;
   ShepardExplanation *explanation;
-  ShepardSurface *comparison;
-  ShepardDistributions distributions;
-  gboolean has_distributions;
-  shepard_params distributions_params;
-  size_t distributions_cells;
+  ShepardComparison *comparison;
+  ShepardDistributionsFeed *distributions;
 };
 
 G_DEFINE_FINAL_TYPE (ShepardInstruments, shepard_instruments, G_TYPE_OBJECT)
@@ -66,69 +81,24 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* What a piece of work was started for; its result counts only if nothing newer started since. */
 typedef struct {
   ShepardInstruments *instruments;
-  guint generation;
+  guint serial;
   Work work;
-  gboolean chain; /* an explanation of a new surface: the cross-validation follows it */
+  guint points_generation; /* of the points when it started */
+  shepard_grid grid;       /* the comparison's */
 } Job;
 
-/* Busy while a request's full surface is awaited or any job is out. */
 static void
 update_busy (ShepardInstruments *self)
 {
-  gboolean busy = self->awaiting_surface || self->in_flight > 0;
+  gboolean busy = self->awaiting_surface || self->in_flight > 0
+                  || shepard_distributions_feed_get_busy (self->distributions);
 
   if (busy == self->busy)
     return;
   self->busy = busy;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-}
-
-static Job *
-job_new (ShepardInstruments *self, Work work)
-{
-  Job *job = g_new0 (Job, 1);
-
-  job->instruments = g_object_ref (self);
-  job->generation = self->generation;
-  job->work = work;
-  self->in_flight++;
-  update_busy (self);
-  return job;
-}
-
-static void
-job_free (Job *job)
-{
-  ShepardInstruments *self = job->instruments;
-
-  self->in_flight--;
-  update_busy (self);
-  g_object_unref (self);
-  g_free (job);
-}
-
-static GCancellable *
-restart_work (ShepardInstruments *self, Work work)
-{
-  if (self->cancellables[work] != NULL)
-    g_cancellable_cancel (self->cancellables[work]);
-  g_clear_object (&self->cancellables[work]);
-  self->cancellables[work] = g_cancellable_new ();
-  return self->cancellables[work];
-}
-
-static void
-cancel_work (ShepardInstruments *self)
-{
-  for (Work work = 0; work < N_WORKS; work++)
-    {
-      if (self->cancellables[work] != NULL)
-        g_cancellable_cancel (self->cancellables[work]);
-      g_clear_object (&self->cancellables[work]);
-    }
 }
 
 static void
@@ -140,20 +110,161 @@ set_cross_validating (ShepardInstruments *self, gboolean cross_validating)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CROSS_VALIDATING]);
 }
 
-/* A result of the current request, or one to drop; a cancel is not a failure worth a word. */
-static gboolean
-job_is_current (Job *job, const GError *error)
+static Job *
+job_start (ShepardInstruments *self, Work work)
 {
-  ShepardInstruments *self = job->instruments;
-  gboolean current = job->generation == self->generation;
+  Job *job = g_new0 (Job, 1);
 
-  if (current && error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_signal_emit (self, signals[SIGNAL_FAILED], 0, work_names[job->work], error->message);
-  return current && error == NULL;
+  job->instruments = g_object_ref (self);
+  job->serial = ++self->serial;
+  job->work = work;
+  job->points_generation = shepard_document_get_points_generation (self->document);
+  self->running = work;
+  self->running_serial = job->serial;
+  g_clear_object (&self->running_cancellable);
+  self->running_cancellable = g_cancellable_new ();
+  self->in_flight++;
+  set_cross_validating (self, work == WORK_CROSS_VALIDATION);
+  update_busy (self);
+  return job;
 }
 
-static void run_cross_validation (ShepardInstruments *self);
+/* Whether the job's result counts (it is still the running one); the engine is then free for the next work. */
+static gboolean
+job_end (Job *job)
+{
+  ShepardInstruments *self = job->instruments;
+  gboolean current = job->serial == self->running_serial;
+
+  self->in_flight--;
+  if (current)
+    {
+      self->running = WORK_NONE;
+      self->running_serial = 0;
+      g_clear_object (&self->running_cancellable);
+      set_cross_validating (self, FALSE);
+    }
+  return current;
+}
+
+static void
+job_free (Job *job)
+{
+  g_object_unref (job->instruments);
+  g_free (job);
+}
+
+/* A cancel is no failure worth a word. */
+static void
+report_failure (ShepardInstruments *self, Work work, const GError *error)
+{
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_signal_emit (self, signals[SIGNAL_FAILED], 0, work_names[work], error->message);
+}
+
+/* Cancels the running work if it is of that kind (WORK_NONE: any): it was never done, so it is asked again when
+ * needed. */
+static void
+drop_running (ShepardInstruments *self, Work work)
+{
+  if (self->running == WORK_NONE || (work != WORK_NONE && self->running != work))
+    return;
+  g_cancellable_cancel (self->running_cancellable);
+  g_clear_object (&self->running_cancellable);
+  if (self->running == WORK_EXPLANATION)
+    self->explanation_asked.set = FALSE;
+  else if (self->running == WORK_CROSS_VALIDATION)
+    self->validation_asked.set = FALSE;
+  self->running = WORK_NONE;
+  self->running_serial = 0;
+  set_cross_validating (self, FALSE);
+}
+
+static gboolean
+explanation_asked (ShepardInstruments *self, guint points_generation)
+{
+  const Asked *asked = &self->explanation_asked;
+  return asked->set && shepard_params_equal (&asked->params, &self->surface->params) && asked->x == self->pin_x
+         && asked->y == self->pin_y && asked->points_generation == points_generation;
+}
+
+static gboolean
+validation_asked (ShepardInstruments *self, guint points_generation)
+{
+  const Asked *asked = &self->validation_asked;
+  return asked->set && shepard_params_equal (&asked->params, &self->surface->params)
+         && asked->points_generation == points_generation;
+}
+
 static void run_comparison (ShepardInstruments *self);
+static void run_explanation (ShepardInstruments *self);
+static void run_cross_validation (ShepardInstruments *self);
+
+/* Starts the next piece of engine work the latest surface needs, when the engine is the instruments' to use. */
+static void
+advance (ShepardInstruments *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (self->running != WORK_NONE || self->document == NULL || self->surface == NULL || !self->surface_current)
+    return;
+  guint points_generation = shepard_document_get_points_generation (self->document);
+  switch (shepard_comparison_update (self->comparison, self->surface, points_generation, &error))
+    {
+    case SHEPARD_COMPARISON_MADE:
+      g_signal_emit (self, signals[SIGNAL_COMPARISON_READY], 0, shepard_comparison_get_difference (self->comparison));
+      /* A handler may have changed what is asked for. */
+      advance (self);
+      return;
+    case SHEPARD_COMPARISON_FAILED:
+      report_failure (self, WORK_COMPARISON, error);
+      advance (self);
+      return;
+    case SHEPARD_COMPARISON_NEEDS_OTHER:
+      run_comparison (self);
+      return;
+    case SHEPARD_COMPARISON_IDLE:
+      break;
+    }
+  if (self->pinned && !explanation_asked (self, points_generation))
+    run_explanation (self);
+  else if (self->surface_settled && self->cross_validation_enabled && !validation_asked (self, points_generation))
+    run_cross_validation (self);
+}
+
+static void
+on_compared (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  Job *job = user_data;
+  ShepardInstruments *self = job->instruments;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardSurface) other = shepard_document_interpolate_finish (SHEPARD_DOCUMENT (source), result, &error);
+
+  if (job_end (job))
+    {
+      if (other != NULL)
+        shepard_comparison_keep_other (self->comparison, other, job->points_generation);
+      else
+        {
+          if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            shepard_comparison_note_failure (self->comparison, &job->grid, job->points_generation);
+          report_failure (self, WORK_COMPARISON, error);
+        }
+      advance (self);
+    }
+  update_busy (self);
+  job_free (job);
+}
+
+static void
+run_comparison (ShepardInstruments *self)
+{
+  Job *job = job_start (self, WORK_COMPARISON);
+
+  job->grid = self->surface->grid;
+  shepard_document_interpolate_async (self->document, shepard_comparison_get_other (self->comparison), &job->grid,
+                                      SHEPARD_SURFACE_IN_HOST_MEMORY, self->running_cancellable, on_compared, job);
+}
 
 static void
 on_explained (GObject *source, GAsyncResult *result, gpointer user_data)
@@ -164,30 +275,30 @@ on_explained (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (ShepardExplanation) explanation = shepard_document_explain_finish (SHEPARD_DOCUMENT (source), result,
                                                                                  &error);
 
-  if (job_is_current (job, error) && self->pinned && explanation->x == self->pin_x && explanation->y == self->pin_y)
+  if (job_end (job))
     {
-      g_clear_pointer (&self->explanation, shepard_explanation_unref);
-      self->explanation = shepard_explanation_ref (explanation);
-      g_signal_emit (self, signals[SIGNAL_EXPLAINED], 0, explanation);
+      if (explanation != NULL)
+        {
+          g_clear_pointer (&self->explanation, shepard_explanation_unref);
+          self->explanation = shepard_explanation_ref (explanation);
+          g_signal_emit (self, signals[SIGNAL_EXPLAINED], 0, explanation);
+        }
+      else
+        report_failure (self, WORK_EXPLANATION, error);
+      advance (self);
     }
-  if (job->chain && job->generation == self->generation)
-    run_cross_validation (self);
+  update_busy (self);
   job_free (job);
 }
 
 static void
 run_explanation (ShepardInstruments *self)
 {
-  if (!self->pinned || self->surface == NULL || self->document == NULL)
-    {
-      run_cross_validation (self);
-      return;
-    }
-  GCancellable *cancellable = restart_work (self, WORK_EXPLANATION);
-  Job *job = job_new (self, WORK_EXPLANATION);
-  job->chain = TRUE;
-  shepard_document_explain_async (self->document, &self->surface->params, self->pin_x, self->pin_y, cancellable,
-                                  on_explained, job);
+  Job *job = job_start (self, WORK_EXPLANATION);
+
+  self->explanation_asked = (Asked) { TRUE, self->surface->params, self->pin_x, self->pin_y, job->points_generation };
+  shepard_document_explain_async (self->document, &self->surface->params, self->pin_x, self->pin_y,
+                                  self->running_cancellable, on_explained, job);
 }
 
 static void
@@ -199,223 +310,115 @@ on_cross_validated (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (ShepardCrossValidation) validation = shepard_document_cross_validate_finish (SHEPARD_DOCUMENT (source),
                                                                                           result, &error);
 
-  if (job->generation == self->generation)
-    set_cross_validating (self, FALSE);
-  if (job_is_current (job, error))
+  if (job_end (job))
     {
-      g_clear_pointer (&self->validation, shepard_cross_validation_unref);
-      self->validation = shepard_cross_validation_ref (validation);
-      g_signal_emit (self, signals[SIGNAL_CROSS_VALIDATED], 0, validation);
+      if (validation != NULL)
+        {
+          g_clear_pointer (&self->validation, shepard_cross_validation_unref);
+          self->validation = shepard_cross_validation_ref (validation);
+          g_signal_emit (self, signals[SIGNAL_CROSS_VALIDATED], 0, validation);
+        }
+      else
+        report_failure (self, WORK_CROSS_VALIDATION, error);
+      advance (self);
     }
-  if (job->generation == self->generation)
-    run_comparison (self);
+  update_busy (self);
   job_free (job);
-}
-
-static gboolean
-validation_is_current (ShepardInstruments *self)
-{
-  return self->validation != NULL && shepard_params_equal (&self->validation->params, &self->surface->params)
-         && self->validation->points_generation == shepard_document_get_points_generation (self->document);
 }
 
 static void
 run_cross_validation (ShepardInstruments *self)
 {
-  if (!self->cross_validation_enabled || self->surface == NULL || self->document == NULL
-      || validation_is_current (self))
-    {
-      run_comparison (self);
-      return;
-    }
-  GCancellable *cancellable = restart_work (self, WORK_CROSS_VALIDATION);
-  set_cross_validating (self, TRUE);
+  Job *job = job_start (self, WORK_CROSS_VALIDATION);
+
+  self->validation_asked = (Asked) { TRUE, self->surface->params, NAN, NAN, job->points_generation };
   shepard_document_cross_validate_async (self->document, &self->surface->params, SHEPARD_FOLDS_LEAVE_ONE_OUT, 0,
-                                         cancellable, on_cross_validated, job_new (self, WORK_CROSS_VALIDATION));
+                                         self->running_cancellable, on_cross_validated, job);
 }
 
-typedef struct {
-  Job *job;
-  ShepardSurface *surface;
-} ComparisonJob;
-
-static void
-on_compared (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  ComparisonJob *comparison_job = user_data;
-  Job *job = comparison_job->job;
-  ShepardInstruments *self = job->instruments;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (ShepardSurface) other = shepard_document_interpolate_finish (SHEPARD_DOCUMENT (source), result, &error);
-  g_autoptr (ShepardSurface) surface = comparison_job->surface;
-
-  g_free (comparison_job);
-  if (!job_is_current (job, error) || !self->comparing)
-    {
-      job_free (job);
-      return;
-    }
-  g_autofree float *values = shepard_surface_copy_plane (surface, SHEPARD_PLANE_VALUES, &error);
-  if (values == NULL)
-    {
-      g_signal_emit (self, signals[SIGNAL_FAILED], 0, work_names[WORK_COMPARISON], error->message);
-      job_free (job);
-      return;
-    }
-  size_t cells = surface->grid.width * surface->grid.height;
-  g_autofree double *difference = g_new (double, cells);
-  for (size_t i = 0; i < cells; i++)
-    difference[i] = (double) values[i] - (double) other->values[i];
-  g_clear_pointer (&self->comparison, shepard_surface_unref);
-  self->comparison = shepard_surface_new_from_host (&surface->grid, &surface->params, difference, NULL, NULL, NAN,
-                                                    surface->seconds + other->seconds);
-  g_signal_emit (self, signals[SIGNAL_COMPARISON_READY], 0, self->comparison);
-  job_free (job);
-}
-
-static void
-run_comparison (ShepardInstruments *self)
-{
-  if (!self->comparing || self->surface == NULL || self->document == NULL)
-    return;
-  GCancellable *cancellable = restart_work (self, WORK_COMPARISON);
-  ComparisonJob *comparison_job = g_new0 (ComparisonJob, 1);
-  comparison_job->job = job_new (self, WORK_COMPARISON);
-  comparison_job->surface = shepard_surface_ref (self->surface);
-  shepard_document_interpolate_async (self->document, &self->other, &self->surface->grid,
-                                      SHEPARD_SURFACE_IN_HOST_MEMORY, cancellable, on_compared, comparison_job);
-}
-
-typedef struct {
-  ShepardSurface *surface;
-  ShepardDistributions distributions;
-} DistributionsTask;
-
-static void
-distributions_task_free (gpointer data)
-{
-  DistributionsTask *task_data = data;
-
-  shepard_surface_unref (task_data->surface);
-  g_free (task_data);
-}
-
-/* Off the main thread: a surface on the GPU is read back first (a few MB for a fine grid). */
-static void
-distributions_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
-{
-  DistributionsTask *distributions_task = task_data;
-  ShepardSurface *surface = distributions_task->surface;
-  GError *error = NULL;
-  g_autofree float *alpha = shepard_surface_copy_plane (surface, SHEPARD_PLANE_ALPHA, &error);
-  g_autofree float *r_obs = alpha != NULL ? shepard_surface_copy_plane (surface, SHEPARD_PLANE_R_OBS, &error) : NULL;
-
-  if (r_obs == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  gboolean computed = shepard_distributions_compute (&surface->params, alpha, r_obs, surface->r_exp,
-                                                     surface->grid.width * surface->grid.height,
-                                                     &distributions_task->distributions);
-  g_task_return_boolean (task, computed);
-}
-
-static void
-on_distributions (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  ShepardInstruments *self = SHEPARD_INSTRUMENTS (source);
-  guint generation = GPOINTER_TO_UINT (user_data);
-  DistributionsTask *task_data = g_task_get_task_data (G_TASK (result));
-  g_autoptr (GError) error = NULL;
-  gboolean computed = g_task_propagate_boolean (G_TASK (result), &error);
-  size_t cells = task_data->surface->grid.width * task_data->surface->grid.height;
-
-  self->in_flight--;
-  update_busy (self);
-  /* A coarse grid's figures that come after the fine grid's of the same request would be a step back. */
-  if (generation != self->distributions_generation
-      || (shepard_params_equal (&task_data->surface->params, &self->distributions_params) && cells < self->distributions_cells))
-    return;
-  if (error != NULL)
-    {
-      g_signal_emit (self, signals[SIGNAL_FAILED], 0, "distributions", error->message);
-      return;
-    }
-  self->has_distributions = computed;
-  self->distributions = task_data->distributions;
-  self->distributions_params = task_data->surface->params;
-  self->distributions_cells = cells;
-  g_signal_emit (self, signals[SIGNAL_DISTRIBUTIONS], 0);
-}
-
-static void
-run_distributions (ShepardInstruments *self, ShepardSurface *surface)
-{
-  self->distributions_generation++;
-  if (surface->params.method != SHEPARD_METHOD_AIDW || !isfinite (surface->r_exp))
-    {
-      self->has_distributions = FALSE;
-      self->distributions_cells = 0;
-      g_signal_emit (self, signals[SIGNAL_DISTRIBUTIONS], 0);
-      return;
-    }
-  DistributionsTask *task_data = g_new0 (DistributionsTask, 1);
-  task_data->surface = shepard_surface_ref (surface);
-  self->in_flight++;
-  update_busy (self);
-  g_autoptr (GTask) task = g_task_new (self, NULL, on_distributions,
-                                       GUINT_TO_POINTER (self->distributions_generation));
-  g_task_set_task_data (task, task_data, distributions_task_free);
-  g_task_run_in_thread (task, distributions_thread);
-}
-
+/* Before the preview touches the engine: the work of the older parameters gives way. The other surface of a
+ * comparison does not depend on them, and carries on. */
 static void
 on_requested (ShepardInstruments *self, ShepardPreview *preview)
 {
+  drop_running (self, WORK_EXPLANATION);
+  drop_running (self, WORK_CROSS_VALIDATION);
+  shepard_distributions_feed_drop (self->distributions);
   self->awaiting_surface = TRUE;
-  self->generation++;
-  cancel_work (self);
-  set_cross_validating (self, FALSE);
-  update_busy (self);
-}
-
-/* The request gave no surface: nothing waits for it any more. */
-static void
-on_preview_failed (ShepardInstruments *self, const char *message, ShepardPreview *preview)
-{
-  self->awaiting_surface = FALSE;
+  self->surface_current = FALSE;
   update_busy (self);
 }
 
 static void
 on_surface_ready (ShepardInstruments *self, ShepardSurface *surface, gboolean final, ShepardPreview *preview)
 {
-  run_distributions (self, surface);
-  if (!final)
-    return;
-  self->awaiting_surface = FALSE;
-  update_busy (self);
+  shepard_distributions_feed_push (self->distributions, surface, final);
   g_clear_pointer (&self->surface, shepard_surface_unref);
   self->surface = shepard_surface_ref (surface);
-  run_explanation (self);
+  self->surface_settled = final;
+  self->surface_current = TRUE;
+  if (final)
+    self->awaiting_surface = FALSE;
+  advance (self);
+  update_busy (self);
+}
+
+/* The request gave up ("failed", "dropped"): the last surface delivered stays the one shown, and the figures follow
+ * it. */
+static void
+on_request_ended (ShepardInstruments *self)
+{
+  self->awaiting_surface = FALSE;
+  self->surface_current = TRUE;
+  self->surface_settled = TRUE;
+  shepard_distributions_feed_settle (self->distributions);
+  advance (self);
+  update_busy (self);
+}
+
+static void
+on_preview_failed (ShepardInstruments *self, const char *message, ShepardPreview *preview)
+{
+  on_request_ended (self);
+}
+
+static void
+on_preview_dropped (ShepardInstruments *self, ShepardPreview *preview)
+{
+  on_request_ended (self);
+}
+
+static void
+on_distributions_changed (ShepardInstruments *self, ShepardDistributionsFeed *feed)
+{
+  g_signal_emit (self, signals[SIGNAL_DISTRIBUTIONS], 0);
+}
+
+static void
+on_distributions_busy (ShepardInstruments *self, GParamSpec *pspec, ShepardDistributionsFeed *feed)
+{
+  update_busy (self);
+}
+
+static void
+on_distributions_failed (ShepardInstruments *self, const char *message, ShepardDistributionsFeed *feed)
+{
+  g_signal_emit (self, signals[SIGNAL_FAILED], 0, "distributions", message);
 }
 
 static void
 forget (ShepardInstruments *self)
 {
+  drop_running (self, WORK_NONE);
   self->awaiting_surface = FALSE;
-  update_busy (self);
-  self->generation++;
-  self->distributions_generation++;
-  cancel_work (self);
-  set_cross_validating (self, FALSE);
   g_clear_pointer (&self->surface, shepard_surface_unref);
   g_clear_pointer (&self->validation, shepard_cross_validation_unref);
   g_clear_pointer (&self->explanation, shepard_explanation_unref);
-  g_clear_pointer (&self->comparison, shepard_surface_unref);
-  self->has_distributions = FALSE;
-  self->distributions_cells = 0;
+  self->explanation_asked.set = FALSE;
+  self->validation_asked.set = FALSE;
+  shepard_comparison_forget (self->comparison);
+  shepard_distributions_feed_forget (self->distributions);
+  update_busy (self);
 }
 
 static void
@@ -442,6 +445,7 @@ shepard_instruments_new (ShepardPreview *preview)
   g_signal_connect_object (preview, "requested", G_CALLBACK (on_requested), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (preview, "surface-ready", G_CALLBACK (on_surface_ready), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (preview, "failed", G_CALLBACK (on_preview_failed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (preview, "dropped", G_CALLBACK (on_preview_dropped), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (preview, "notify::document", G_CALLBACK (on_document_changed), self, G_CONNECT_SWAPPED);
   return self;
 }
@@ -458,18 +462,9 @@ shepard_instruments_set_pin (ShepardInstruments *self, double x, double y)
   self->pin_x = pinned ? x : NAN;
   self->pin_y = pinned ? y : NAN;
   g_clear_pointer (&self->explanation, shepard_explanation_unref);
-  if (!pinned)
-    {
-      if (self->cancellables[WORK_EXPLANATION] != NULL)
-        g_cancellable_cancel (self->cancellables[WORK_EXPLANATION]);
-      return;
-    }
-  if (self->surface == NULL || self->document == NULL || self->awaiting_surface)
-    return;
-  /* Only the explanation: what follows it in the chain is already under way or done for this surface. */
-  GCancellable *cancellable = restart_work (self, WORK_EXPLANATION);
-  shepard_document_explain_async (self->document, &self->surface->params, x, y, cancellable, on_explained,
-                                  job_new (self, WORK_EXPLANATION));
+  drop_running (self, WORK_EXPLANATION);
+  advance (self);
+  update_busy (self);
 }
 
 gboolean
@@ -492,17 +487,11 @@ shepard_instruments_set_cross_validation_enabled (ShepardInstruments *self, gboo
   if (enabled == self->cross_validation_enabled)
     return;
   self->cross_validation_enabled = enabled;
-  if (!enabled && self->cancellables[WORK_CROSS_VALIDATION] != NULL)
-    {
-      g_cancellable_cancel (self->cancellables[WORK_CROSS_VALIDATION]);
-      set_cross_validating (self, FALSE);
-    }
-  else if (enabled && self->surface != NULL && !self->awaiting_surface && !validation_is_current (self))
-    {
-      self->generation++;
-      cancel_work (self);
-      run_cross_validation (self);
-    }
+  if (enabled)
+    advance (self);
+  else
+    drop_running (self, WORK_CROSS_VALIDATION);
+  update_busy (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CROSS_VALIDATION_ENABLED]);
 }
 
@@ -532,21 +521,11 @@ shepard_instruments_set_comparison (ShepardInstruments *self, const shepard_para
 {
   g_return_if_fail (SHEPARD_IS_INSTRUMENTS (self));
 
-  if (other == NULL)
-    {
-      self->comparing = FALSE;
-      if (self->cancellables[WORK_COMPARISON] != NULL)
-        g_cancellable_cancel (self->cancellables[WORK_COMPARISON]);
-      g_clear_pointer (&self->comparison, shepard_surface_unref);
-      return;
-    }
-  if (self->comparing && shepard_params_equal (other, &self->other))
+  if (!shepard_comparison_set_other (self->comparison, other))
     return;
-  self->comparing = TRUE;
-  self->other = *other;
-  g_clear_pointer (&self->comparison, shepard_surface_unref);
-  if (!self->awaiting_surface)
-    run_comparison (self);
+  drop_running (self, WORK_COMPARISON);
+  advance (self);
+  update_busy (self);
 }
 
 ShepardCrossValidation *
@@ -567,16 +546,14 @@ gboolean
 shepard_instruments_get_distributions (ShepardInstruments *self, ShepardDistributions *distributions)
 {
   g_return_val_if_fail (SHEPARD_IS_INSTRUMENTS (self), FALSE);
-  if (self->has_distributions && distributions != NULL)
-    *distributions = self->distributions;
-  return self->has_distributions;
+  return shepard_distributions_feed_get (self->distributions, distributions);
 }
 
 ShepardSurface *
 shepard_instruments_get_comparison (ShepardInstruments *self)
 {
   g_return_val_if_fail (SHEPARD_IS_INSTRUMENTS (self), NULL);
-  return self->comparison;
+  return shepard_comparison_get_difference (self->comparison);
 }
 
 static void
@@ -620,7 +597,10 @@ shepard_instruments_dispose (GObject *object)
 {
   ShepardInstruments *self = SHEPARD_INSTRUMENTS (object);
 
-  forget (self);
+  if (self->distributions != NULL)
+    forget (self);
+  g_clear_object (&self->distributions);
+  g_clear_pointer (&self->comparison, shepard_comparison_free);
   g_clear_object (&self->document);
   g_clear_object (&self->preview);
   G_OBJECT_CLASS (shepard_instruments_parent_class)->dispose (object);
@@ -664,4 +644,12 @@ shepard_instruments_init (ShepardInstruments *self)
   self->cross_validation_enabled = TRUE;
   self->pin_x = NAN;
   self->pin_y = NAN;
+  self->comparison = shepard_comparison_new ();
+  self->distributions = shepard_distributions_feed_new ();
+  g_signal_connect_object (self->distributions, "changed", G_CALLBACK (on_distributions_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->distributions, "failed", G_CALLBACK (on_distributions_failed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->distributions, "notify::busy", G_CALLBACK (on_distributions_busy), self,
+                           G_CONNECT_SWAPPED);
 }

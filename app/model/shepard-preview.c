@@ -34,6 +34,7 @@ struct _ShepardPreview
   size_t shown_cells;
   guint refine_source;
   guint computes_in_flight; /* of the current generation: older ones deliver nothing */
+  gboolean final_awaited;   /* the latest request's full grid has not come yet */
   shepard_params refine_params;
   shepard_grid refine_grid;
   /* Seconds per cell of the last full grid of each kind; < 0: not measured yet. */
@@ -58,6 +59,7 @@ enum {
   SIGNAL_REQUESTED,
   SIGNAL_SURFACE_READY,
   SIGNAL_FAILED,
+  SIGNAL_DROPPED,
   N_SIGNALS
 };
 
@@ -97,10 +99,13 @@ set_invalid_reason (ShepardPreview *self, const char *reason)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INVALID_REASON]);
 }
 
-/* Whatever is pending is dropped: results of older generations are ignored when they come back. */
-static void
+/* Whatever is pending is dropped: results of older generations are ignored when they come back. Returns whether a
+ * request was still to deliver its full grid. */
+static gboolean
 drop_pending (ShepardPreview *self)
 {
+  gboolean dropped = self->final_awaited;
+
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -108,6 +113,16 @@ drop_pending (ShepardPreview *self)
   self->generation++;
   self->shown_cells = 0;
   self->computes_in_flight = 0;
+  self->final_awaited = FALSE;
+  return dropped;
+}
+
+/* Nothing more comes for the latest request, and no request follows at once. */
+static void
+drop_pending_and_tell (ShepardPreview *self)
+{
+  if (drop_pending (self))
+    g_signal_emit (self, signals[SIGNAL_DROPPED], 0);
 }
 
 void
@@ -115,7 +130,7 @@ shepard_preview_cancel (ShepardPreview *self)
 {
   g_return_if_fail (SHEPARD_IS_PREVIEW (self));
 
-  drop_pending (self);
+  drop_pending_and_tell (self);
   update_busy (self);
 }
 
@@ -141,7 +156,10 @@ deliver (ShepardPreview *self, ShepardSurface *surface, gboolean full)
     return;
   self->shown_cells = cells;
   if (full)
-    self->seconds_per_cell[kind_of (&surface->params)] = surface->seconds / (double) cells;
+    {
+      self->seconds_per_cell[kind_of (&surface->params)] = surface->seconds / (double) cells;
+      self->final_awaited = FALSE;
+    }
   g_clear_pointer (&self->surface, shepard_surface_unref);
   self->surface = shepard_surface_ref (surface);
   g_signal_emit (self, signals[SIGNAL_SURFACE_READY], 0, surface, full);
@@ -162,7 +180,11 @@ on_computed (GObject *source, GAsyncResult *result, gpointer user_data)
   if (current && surface != NULL)
     deliver (self, surface, computation->full);
   else if (current && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_signal_emit (self, signals[SIGNAL_FAILED], 0, error->message);
+    {
+      if (computation->full)
+        self->final_awaited = FALSE;
+      g_signal_emit (self, signals[SIGNAL_FAILED], 0, error->message);
+    }
   update_busy (self);
   g_object_unref (self);
   g_free (computation);
@@ -205,20 +227,26 @@ refine (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* TRUE when the grid was computed and delivered here; FALSE when the engine was busy, and a worker must do it. */
+/* TRUE when the grid was computed and delivered here (waiting up to patience seconds for a cancelled job to give
+ * the engine up: the instruments' work, or an overtaken grid); FALSE when the engine stayed busy, and a worker must
+ * do it. */
 static gboolean
-compute_now (ShepardPreview *self, const shepard_params *params, const shepard_grid *grid)
+compute_now (ShepardPreview *self, const shepard_params *params, const shepard_grid *grid, double patience)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (ShepardSurface) surface = shepard_document_interpolate_if_idle (self->document, params, grid,
-                                                                             surface_memory (self), &error);
+                                                                             surface_memory (self), patience,
+                                                                             &error);
 
   if (surface != NULL)
     deliver (self, surface, TRUE);
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY))
     return FALSE;
   else
-    g_signal_emit (self, signals[SIGNAL_FAILED], 0, error->message);
+    {
+      self->final_awaited = FALSE;
+      g_signal_emit (self, signals[SIGNAL_FAILED], 0, error->message);
+    }
   return TRUE;
 }
 
@@ -233,22 +261,24 @@ shepard_preview_request (ShepardPreview *self, const shepard_params *params, gui
 
   if (self->document == NULL)
     return;
-  drop_pending (self);
   if (shepard_params_validate (params, &engine_error) != SHEPARD_OK)
     {
+      drop_pending_and_tell (self);
       set_invalid_reason (self, engine_error.message);
       update_busy (self);
       return;
     }
+  drop_pending (self);
   set_invalid_reason (self, NULL);
   g_signal_emit (self, signals[SIGNAL_REQUESTED], 0);
   self->cancellable = g_cancellable_new ();
+  self->final_awaited = TRUE;
 
   shepard_preview_get_grid (self, long_side, FALSE, &grid);
   double per_cell = self->seconds_per_cell[kind_of (params)];
   double expected = per_cell * (double) (grid.width * grid.height);
   gboolean measured = per_cell >= 0;
-  if (measured && expected <= self->sync_seconds && compute_now (self, params, &grid))
+  if (measured && expected <= self->sync_seconds && compute_now (self, params, &grid, self->sync_seconds - expected))
     {
       update_busy (self);
       return;
@@ -273,6 +303,7 @@ shepard_preview_set_document (ShepardPreview *self, ShepardDocument *document)
   g_return_if_fail (SHEPARD_IS_PREVIEW (self));
   g_return_if_fail (document == NULL || SHEPARD_IS_DOCUMENT (document));
 
+  /* "notify::document" says it all. */
   drop_pending (self);
   g_set_object (&self->document, document);
   g_clear_pointer (&self->surface, shepard_surface_unref);
@@ -436,6 +467,8 @@ shepard_preview_class_init (ShepardPreviewClass *klass)
                                                 SHEPARD_TYPE_SURFACE | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_BOOLEAN);
   signals[SIGNAL_FAILED] = g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                          G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_DROPPED] = g_signal_new ("dropped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 0);
 }
 
 static void

@@ -12,14 +12,19 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ShepardPreview, shepard_preview, SHEPARD, PREVIEW, GObject)
 
 /* Turns parameter changes into surfaces of a document, for a view that follows the hand:
- * - a grid known to take a few milliseconds is computed at once, so that the next frame shows it;
+ * - a grid known to take a few milliseconds is computed at once, so that the next frame shows it (waiting, within
+ *   that budget, for work on the engine that the change cancelled to give it up);
  * - a slower one comes first from a grid COARSE_DIVISOR times coarser, then in full once the hand has been still for
  *   a moment; a full grid of a few tens of milliseconds comes at once, without the coarse one (it would only flicker);
  * - a surface of an older request never arrives after one of a newer request, nor a coarse one after a fine one;
  * - the surfaces stay on the GPU when the document computes on one and the display draws through CUDA-OpenGL interop.
  * "requested" (no arguments) comes first with each request of valid parameters, before any engine work, so that other
- * users of the engine can give it up; "surface-ready" (ShepardSurface *surface, gboolean final) brings each surface; final: the
- * full grid of the latest request. "failed" (const char *message) says why the latest request gave no surface. */
+ * users of the engine can give it up (cancelled, they let an in-line grid go first); "surface-ready" (ShepardSurface
+ * *surface, gboolean final) brings each surface; final: the full grid of the latest request. "failed" (const char
+ * *message) says why the latest request gave no surface. "dropped" (no arguments): the latest request will deliver
+ * nothing more although its full grid had not come, and no new request follows at once (it was cancelled, or the
+ * parameters that came next were refused); the last surface delivered stays the one shown. A change of document
+ * drops everything too, and says so through "notify::document". */
 ShepardPreview *shepard_preview_new (void);
 
 /* The document to interpolate (NULL: none). Whatever was pending for the previous one is dropped; the surface and the
@@ -36,7 +41,7 @@ gboolean shepard_preview_get_keeps_on_gpu (ShepardPreview *self);
 /* Interpolates the document's extent with params, long_side cells along the longer side in full. Parameters the
  * engine refuses compute nothing: "invalid-reason" says why, and the surface shown is stale until a valid request. */
 void shepard_preview_request (ShepardPreview *self, const shepard_params *params, guint long_side);
-/* Drops every pending computation: nothing more is emitted for them. */
+/* Drops every pending computation: no surface is emitted for them ("dropped" says so when one was pending). */
 void shepard_preview_cancel (ShepardPreview *self);
 
 /* The last surface delivered, NULL before one. */

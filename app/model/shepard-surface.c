@@ -8,6 +8,15 @@
 
 G_DEFINE_BOXED_TYPE (ShepardSurface, shepard_surface, shepard_surface_ref, shepard_surface_unref)
 
+static void
+widen_value_range (ShepardSurface *surface, double value)
+{
+  if (!isfinite (value))
+    return;
+  surface->value_min = MIN (surface->value_min, value);
+  surface->value_max = MAX (surface->value_max, value);
+}
+
 static float *
 floats_of (const double *values, size_t cells)
 {
@@ -35,12 +44,9 @@ shepard_surface_new_from_host (const shepard_grid *grid, const shepard_params *p
   surface->value_min = INFINITY;
   surface->value_max = -INFINITY;
   for (size_t i = 0; i < cells; i++)
-    if (isfinite (values[i]))
-      {
-        surface->value_min = MIN (surface->value_min, values[i]);
-        surface->value_max = MAX (surface->value_max, values[i]);
-      }
+    widen_value_range (surface, values[i]);
   surface->seconds = seconds;
+  g_mutex_init (&surface->device_lock);
   return surface;
 }
 
@@ -59,7 +65,41 @@ shepard_surface_new_on_gpu (const shepard_grid *grid, const shepard_params *para
   surface->value_min = NAN;
   surface->value_max = NAN;
   surface->seconds = seconds;
+  g_mutex_init (&surface->device_lock);
   return surface;
+}
+
+ShepardSurface *
+shepard_surface_new_derived (const shepard_grid *grid, const shepard_params *params, float *values, double seconds)
+{
+  ShepardSurface *surface = g_atomic_rc_box_new0 (ShepardSurface);
+
+  surface->grid = *grid;
+  surface->params = *params;
+  surface->values = values;
+  surface->r_exp = NAN;
+  surface->value_min = INFINITY;
+  surface->value_max = -INFINITY;
+  for (size_t i = 0; i < grid->width * grid->height; i++)
+    widen_value_range (surface, values[i]);
+  surface->seconds = seconds;
+  g_mutex_init (&surface->device_lock);
+  return surface;
+}
+
+void
+shepard_surface_lock_device (const ShepardSurface *surface)
+{
+  g_return_if_fail (surface != NULL);
+  /* The lock is the one mutable part of an immutable surface. */
+  g_mutex_lock ((GMutex *) &surface->device_lock);
+}
+
+void
+shepard_surface_unlock_device (const ShepardSurface *surface)
+{
+  g_return_if_fail (surface != NULL);
+  g_mutex_unlock ((GMutex *) &surface->device_lock);
 }
 
 ShepardSurface *
@@ -79,6 +119,7 @@ surface_clear (gpointer data)
   if (surface->device_grid != NULL)
     shepard_device_grid_pool_give_back (surface->pool, surface->device_grid);
   g_clear_pointer (&surface->pool, shepard_device_grid_pool_unref);
+  g_mutex_clear (&surface->device_lock);
 }
 
 void
@@ -102,7 +143,11 @@ shepard_surface_lookup (const ShepardSurface *surface, double x, double y, doubl
       /* One cell from the GPU: a few microseconds, and the very number drawn. */
       float cell_value, cell_alpha;
       shepard_error error = { 0 };
-      if (shepard_device_grid_read (surface->device_grid, index, 1, &cell_value, &cell_alpha, &error) != SHEPARD_OK)
+      shepard_surface_lock_device (surface);
+      shepard_status status = shepard_device_grid_read (surface->device_grid, index, 1, &cell_value, &cell_alpha,
+                                                        &error);
+      shepard_surface_unlock_device (surface);
+      if (status != SHEPARD_OK)
         return FALSE;
       if (value != NULL)
         *value = cell_value;
@@ -168,7 +213,10 @@ shepard_surface_copy_plane (const ShepardSurface *surface, shepard_plane plane, 
                    surface->grid.width, surface->grid.height);
       return NULL;
     }
-  if (shepard_device_grid_read_plane (surface->device_grid, plane, 0, cells, copy, &engine_error) != SHEPARD_OK)
+  shepard_surface_lock_device (surface);
+  shepard_status status = shepard_device_grid_read_plane (surface->device_grid, plane, 0, cells, copy, &engine_error);
+  shepard_surface_unlock_device (surface);
+  if (status != SHEPARD_OK)
     {
       g_free (copy);
       shepard_app_error_set_from_engine (error, &engine_error);

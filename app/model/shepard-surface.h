@@ -27,7 +27,8 @@ typedef struct {
   ShepardDeviceGridPool *pool;      /* where device_grid goes back to */
   double r_exp;           /* AIDW's r_exp for params over the layer, so that R = r_obs / r_exp; NaN for IDW */
   double value_min, value_max;      /* NaN when the grid is on the GPU */
-  double seconds;         /* wall time of the engine call */
+  double seconds;         /* wall time of its computation: the engine call and the copy into this surface */
+  GMutex device_lock;     /* private: device grids serve one call at a time (shepard_surface_lock_device) */
 } ShepardSurface;
 
 #define SHEPARD_TYPE_SURFACE (shepard_surface_get_type ())
@@ -42,6 +43,10 @@ ShepardSurface *shepard_surface_new_from_host (const shepard_grid *grid, const s
 ShepardSurface *shepard_surface_new_on_gpu (const shepard_grid *grid, const shepard_params *params,
                                             shepard_device_grid *device_grid, ShepardDeviceGridPool *pool,
                                             double r_exp, double seconds);
+/* A derived surface (a difference, say) of values only, in host memory: takes values (width x height floats, from
+ * g_malloc). */
+ShepardSurface *shepard_surface_new_derived (const shepard_grid *grid, const shepard_params *params, float *values,
+                                             double seconds);
 
 ShepardSurface *shepard_surface_ref (ShepardSurface *surface);
 void shepard_surface_unref (ShepardSurface *surface);
@@ -51,8 +56,13 @@ gboolean shepard_surface_lookup (const ShepardSurface *surface, double x, double
 gboolean shepard_surface_has_plane (const ShepardSurface *surface, shepard_plane plane);
 /* The cells of one plane in host memory, copied from the GPU when the grid lives there: width x height floats to
  * g_free; NULL with an error when the surface lacks the plane or the GPU cannot be read. For drawing where
- * CUDA-OpenGL interop is not possible, and for statistics. */
+ * CUDA-OpenGL interop is not possible, and for statistics. Safe from any thread. */
 float *shepard_surface_copy_plane (const ShepardSurface *surface, shepard_plane plane, GError **error);
+/* A device grid serves one call at a time (shepard-engine.h), and a surface's may be read from the main thread and
+ * from workers at once: whoever uses device_grid directly (the renderer's interop copy) holds this around the call.
+ * lookup and copy_plane take it themselves. Nothing to do for a surface in host memory. */
+void shepard_surface_lock_device (const ShepardSurface *surface);
+void shepard_surface_unlock_device (const ShepardSurface *surface);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ShepardSurface, shepard_surface_unref)
 

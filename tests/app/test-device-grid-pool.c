@@ -43,7 +43,7 @@ test_reuse (void)
 {
   shepard_engine *engine = engine_on (SHEPARD_BACKEND_CUDA);
   shepard_error error = { 0 };
-  shepard_device_grid *grids[6];
+  shepard_device_grid *grids[SHEPARD_DEVICE_GRID_POOL_KEPT + 2];
   shepard_grid grid = { .x_min = -1, .y_max = 11, .dx = 0.5, .dy = 0.5, .width = 24, .height = 24 };
   shepard_params params;
 
@@ -64,8 +64,9 @@ test_reuse (void)
   g_assert_true (shepard_device_grid_values (again) == memory);
   shepard_device_grid_pool_give_back (pool, again);
 
-  /* Six out at once, all given back: four are kept (and come back), two are freed. */
-  for (int i = 0; i < 6; i++)
+  /* Two more out at once than the pool keeps, all given back: those it keeps come back, two are freed. */
+  enum { OUT = SHEPARD_DEVICE_GRID_POOL_KEPT + 2 };
+  for (int i = 0; i < OUT; i++)
     {
       grids[i] = shepard_device_grid_pool_take (pool, engine, &error);
       g_assert_nonnull (grids[i]);
@@ -75,13 +76,13 @@ test_reuse (void)
                                                                   &error),
                        ==, SHEPARD_OK);
     }
-  for (int i = 0; i < 6; i++)
+  for (int i = 0; i < OUT; i++)
     shepard_device_grid_pool_give_back (pool, grids[i]);
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < SHEPARD_DEVICE_GRID_POOL_KEPT; i++)
     {
       shepard_device_grid *kept = shepard_device_grid_pool_take (pool, engine, &error);
       gboolean known = FALSE;
-      for (int j = 0; j < 4; j++)
+      for (int j = 0; j < SHEPARD_DEVICE_GRID_POOL_KEPT; j++)
         known = known || kept == grids[j];
       g_assert_true (known);
       /* Still holding the last interpolation: nothing was freed under it. */

@@ -1,16 +1,28 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The instruments behind the window, without a display, on meuse: the cross-validation, the explanation, the
- * distributions and the comparison they deliver equal what the engine computes directly; work for parameters the
- * hand has moved past is dropped; and the saturation of the papers' defaults shows (96 % of a 120 x 120 grid at
- * alpha5, as measured with a float64 reference). */
+/* The instruments behind the window, without a display, on meuse and on a large random layer: the cross-validation,
+ * the explanation, the distributions and the comparison they deliver equal what the engine computes directly; work
+ * for parameters the hand has moved past is dropped, and never holds the preview's in-line grid back; the difference
+ * comes first; a request that gives up leaves nothing waiting; and the saturation of the papers' defaults shows (96 %
+ * of a 120 x 120 grid at alpha5, as measured with a float64 reference). */
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
 #include "main-loop-wait.h"
+#include "scratch-directory.h"
+#include "shepard-distributions-feed.h"
 #include "shepard-instruments.h"
+#include "shepard-preview-private.h"
 
 #define LONG_SIDE 64
+/* Points of the large layer: its leave-one-out (a few hundred milliseconds on two cores) spans several requests,
+ * while a preview grid over its 15 nearest takes a few milliseconds. */
+#define LARGE_LAYER_POINTS 200000
+#define LARGE_LAYER_WIDTH 10000.0
+#define LARGE_LAYER_HEIGHT 8000.0
+
+static char *large_layer_path;
 
 typedef struct {
   ShepardPreview *preview;
@@ -21,6 +33,11 @@ typedef struct {
   guint distributions;
   guint comparisons;
   guint failures;
+  guint surfaces;
+  GString *events;         /* S(urface), C(omparison), E(xplained), V(alidated), in the order emitted */
+  /* Set: every figure and surface emitted must belong to these, the latest parameters requested. */
+  gboolean check_latest;
+  shepard_params latest;
 } Fixture;
 
 static void
@@ -35,13 +52,28 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 on_cross_validated (ShepardInstruments *instruments, ShepardCrossValidation *validation, Fixture *fixture)
 {
+  if (fixture->check_latest)
+    g_assert_true (shepard_params_equal (&validation->params, &fixture->latest));
   g_ptr_array_add (fixture->validations, shepard_cross_validation_ref (validation));
+  g_string_append_c (fixture->events, 'V');
 }
 
 static void
 on_explained (ShepardInstruments *instruments, ShepardExplanation *explanation, Fixture *fixture)
 {
+  if (fixture->check_latest)
+    g_assert_true (shepard_params_equal (&explanation->params, &fixture->latest));
   g_ptr_array_add (fixture->explanations, shepard_explanation_ref (explanation));
+  g_string_append_c (fixture->events, 'E');
+}
+
+static void
+on_surface_ready (ShepardPreview *preview, ShepardSurface *surface, gboolean final, Fixture *fixture)
+{
+  if (fixture->check_latest)
+    g_assert_true (shepard_params_equal (&surface->params, &fixture->latest));
+  fixture->surfaces++;
+  g_string_append_c (fixture->events, 'S');
 }
 
 static void
@@ -53,7 +85,10 @@ on_distributions (ShepardInstruments *instruments, Fixture *fixture)
 static void
 on_comparison (ShepardInstruments *instruments, ShepardSurface *difference, Fixture *fixture)
 {
+  if (fixture->check_latest)
+    g_assert_true (shepard_params_equal (&difference->params, &fixture->latest));
   fixture->comparisons++;
+  g_string_append_c (fixture->events, 'C');
 }
 
 static void
@@ -63,15 +98,20 @@ on_failed (ShepardInstruments *instruments, const char *what, const char *messag
   fixture->failures++;
 }
 
+/* data: the path of a layer with a field "z", or NULL for meuse's zinc. */
 static void
 fixture_set_up (Fixture *fixture, gconstpointer data)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("SHEPARD_SOURCE_ROOT"), "data", "meuse.csv", NULL);
+  g_autofree char *meuse = g_build_filename (g_getenv ("SHEPARD_SOURCE_ROOT"), "data", "meuse.csv", NULL);
 
-  shepard_document_load_async (path, "zinc", NULL, on_loaded, &fixture->document);
+  shepard_document_load_async (data != NULL ? data : meuse, data != NULL ? "z" : "zinc", NULL, on_loaded,
+                               &fixture->document);
   g_assert_true (wait_until (is_set, &fixture->document));
+  fixture->events = g_string_new (NULL);
   fixture->preview = shepard_preview_new ();
   shepard_preview_set_document (fixture->preview, fixture->document);
+  /* Before the instruments' handler: a surface is logged before what the instruments make of it. */
+  g_signal_connect (fixture->preview, "surface-ready", G_CALLBACK (on_surface_ready), fixture);
   fixture->instruments = shepard_instruments_new (fixture->preview);
   fixture->validations = g_ptr_array_new_with_free_func ((GDestroyNotify) shepard_cross_validation_unref);
   fixture->explanations = g_ptr_array_new_with_free_func ((GDestroyNotify) shepard_explanation_unref);
@@ -90,6 +130,7 @@ fixture_tear_down (Fixture *fixture, gconstpointer data)
   g_clear_object (&fixture->document);
   g_ptr_array_unref (fixture->validations);
   g_ptr_array_unref (fixture->explanations);
+  g_string_free (fixture->events, TRUE);
 }
 
 static gboolean
@@ -177,25 +218,65 @@ test_cross_validation_equals_engine (Fixture *fixture, gconstpointer data)
   shepard_engine_free (engine);
 }
 
-/* A burst of changes: the figures that arrive last are those of the last parameters, and none of an older change
- * comes after a newer one. */
+/* The large layer's parameters: AIDW over the 15 nearest, alpha5 as given. */
+static void
+local_aidw (shepard_params *params, double alpha5)
+{
+  shepard_params_init_aidw (params);
+  params->neighbors = 15;
+  params->alpha[4] = alpha5;
+}
+
+/* A request the test follows: its figures, and only its, may come from now on. */
+static void
+request (Fixture *fixture, const shepard_params *params)
+{
+  fixture->latest = *params;
+  shepard_preview_request (fixture->preview, params, LONG_SIDE);
+}
+
+/* The first request measures the grid; from then on every request goes to a worker as a full grid at once, so that
+ * each one's figures are due and a newer request really overtakes them. */
+static void
+measure_then_go_final (Fixture *fixture, const shepard_params *params)
+{
+  request (fixture, params);
+  g_assert_true (wait_until (is_quiet, fixture));
+  _shepard_preview_set_budgets (fixture->preview, 0.0, INFINITY);
+}
+
+/* A burst of changes on a layer whose leave-one-out spans several of them: every figure that arrives belongs to the
+ * latest change at the time it arrives (the handlers check), the figures that arrive last are those of the last
+ * parameters, and none of an older change comes after a newer one. */
 static void
 test_overtaken_work_is_dropped (Fixture *fixture, gconstpointer data)
 {
   shepard_params params;
 
-  for (int i = 0; i < 40; i++)
+  local_aidw (&params, 3.0);
+  shepard_instruments_set_pin (fixture->instruments, 0.4 * LARGE_LAYER_WIDTH, 0.6 * LARGE_LAYER_HEIGHT);
+  measure_then_go_final (fixture, &params);
+  g_assert_cmpuint (fixture->validations->len, ==, 1);
+  g_test_message ("leave-one-out of %u points: %.3g ms", LARGE_LAYER_POINTS,
+                  ((ShepardCrossValidation *) g_ptr_array_index (fixture->validations, 0))->seconds * 1e3);
+  g_ptr_array_set_size (fixture->validations, 0);
+  g_ptr_array_set_size (fixture->explanations, 0);
+  fixture->surfaces = 0;
+
+  fixture->check_latest = TRUE;
+  for (int i = 1; i <= 40; i++)
     {
-      shepard_params_init_aidw (&params);
-      params.alpha[4] = 3.0 + 0.05 * i;
-      shepard_preview_request (fixture->preview, &params, LONG_SIDE);
-      if (i % 4 == 0)
-        g_main_context_iteration (NULL, FALSE);
+      local_aidw (&params, 3.0 + 0.05 * i);
+      request (fixture, &params);
+      /* As a dragged slider leaves the main loop a moment between two values: the surface comes, and its figures
+       * start. */
+      let_frames_pass (i % 4 == 0 ? 25 : 2);
     }
   g_assert_true (wait_until (is_quiet, fixture));
   g_assert_cmpuint (fixture->failures, ==, 0);
   g_assert_cmpuint (fixture->validations->len, >=, 1);
-  g_test_message ("%u cross-validations delivered for 40 changes", fixture->validations->len);
+  g_test_message ("%u surfaces, %u explanations and %u cross-validations delivered for 40 changes",
+                  fixture->surfaces, fixture->explanations->len, fixture->validations->len);
   for (guint i = 1; i < fixture->validations->len; i++)
     {
       ShepardCrossValidation *before = g_ptr_array_index (fixture->validations, i - 1);
@@ -204,6 +285,77 @@ test_overtaken_work_is_dropped (Fixture *fixture, gconstpointer data)
     }
   ShepardCrossValidation *last = g_ptr_array_index (fixture->validations, fixture->validations->len - 1);
   g_assert_cmpfloat (last->params.alpha[4], ==, params.alpha[4]);
+  ShepardExplanation *explained = g_ptr_array_index (fixture->explanations, fixture->explanations->len - 1);
+  g_assert_cmpfloat (explained->params.alpha[4], ==, params.alpha[4]);
+}
+
+static gboolean
+is_cross_validating (gpointer data)
+{
+  return shepard_instruments_get_cross_validating (((Fixture *) data)->instruments);
+}
+
+/* Whether a job holds the document's engine now: an in-line grid that may not wait is refused. */
+static gboolean
+engine_is_held (Fixture *fixture)
+{
+  shepard_params params;
+  shepard_grid grid;
+  g_autoptr (GError) error = NULL;
+
+  local_aidw (&params, 3.5);
+  shepard_preview_get_grid (fixture->preview, 8, FALSE, &grid);
+  g_autoptr (ShepardSurface) surface = shepard_document_interpolate_if_idle (fixture->document, &params, &grid,
+                                                                             SHEPARD_SURFACE_IN_HOST_MEMORY, 0.0,
+                                                                             &error);
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY);
+}
+
+/* A change made while a leave-one-out holds the engine is still answered before request () returns when its grid
+ * fits the in-line budget: the cross-validation is cancelled and gives the engine up, and the grid goes first. */
+static void
+test_cross_validation_never_holds_the_preview_back (Fixture *fixture, gconstpointer data)
+{
+  shepard_params params;
+
+  local_aidw (&params, 3.0);
+  request (fixture, &params);
+  g_assert_true (wait_until (is_quiet, fixture));
+  /* Every grid of this layer is well within a second: all of them are computed in line from now on. */
+  _shepard_preview_set_budgets (fixture->preview, 1.0, 1.0);
+
+  local_aidw (&params, 3.2);
+  guint surfaces = fixture->surfaces;
+  request (fixture, &params);
+  g_assert_cmpuint (fixture->surfaces, ==, surfaces + 1);
+  g_assert_true (wait_until (is_cross_validating, fixture));
+  gint64 deadline = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+  while (!engine_is_held (fixture))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (1000);
+    }
+  g_assert_true (shepard_instruments_get_cross_validating (fixture->instruments));
+
+  fixture->check_latest = TRUE;
+  local_aidw (&params, 3.4);
+  gint64 start = g_get_monotonic_time ();
+  request (fixture, &params);
+  g_test_message ("answered in line %.3g ms after cancelling a leave-one-out that held the engine",
+                  (double) (g_get_monotonic_time () - start) / 1e3);
+  g_assert_cmpuint (fixture->surfaces, ==, surfaces + 2);
+  ShepardSurface *shown = shepard_preview_get_surface (fixture->preview);
+  g_assert_true (shepard_params_equal (&shown->params, &params));
+  g_assert_false (shepard_preview_get_busy (fixture->preview));
+
+  /* The overtaken leave-one-out never arrives; the new one does. */
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_assert_cmpuint (fixture->failures, ==, 0);
+  ShepardCrossValidation *last = g_ptr_array_index (fixture->validations, fixture->validations->len - 1);
+  g_assert_true (shepard_params_equal (&last->params, &params));
+  for (guint i = 0; i < fixture->validations->len; i++)
+    g_assert_cmpfloat (((ShepardCrossValidation *) g_ptr_array_index (fixture->validations, i))->params.alpha[4], !=,
+                       3.2);
 }
 
 static void
@@ -358,6 +510,165 @@ test_comparison (Fixture *fixture, gconstpointer data)
   shepard_engine_free (engine);
 }
 
+/* The difference is what the map shows in difference mode: it comes before the explanation and the
+ * cross-validation, and once the other surface of a grid is known, with the surface itself. */
+static void
+test_comparison_comes_first (Fixture *fixture, gconstpointer data)
+{
+  shepard_params aidw, idw;
+  shepard_params_init_aidw (&aidw);
+  shepard_params_init_idw (&idw);
+  measure_then_go_final (fixture, &aidw);
+
+  /* Asked for at rest: the other surface is computed, then the pin is explained. */
+  g_string_truncate (fixture->events, 0);
+  shepard_instruments_set_comparison (fixture->instruments, &idw);
+  shepard_instruments_set_pin (fixture->instruments, 180200.0, 331800.0);
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_assert_cmpstr (fixture->events->str, ==, "CE");
+
+  /* A change: its surface, at once its difference (no engine work for the other surface), then the explanation and
+   * the cross-validation. */
+  g_string_truncate (fixture->events, 0);
+  fixture->check_latest = TRUE;
+  aidw.alpha[4] = 4.0;
+  request (fixture, &aidw);
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_assert_cmpstr (fixture->events->str, ==, "SCEV");
+
+  /* Computed in line, the surface comes with its difference before request () returns. */
+  _shepard_preview_set_budgets (fixture->preview, 1.0, 1.0);
+  g_string_truncate (fixture->events, 0);
+  aidw.alpha[4] = 4.5;
+  request (fixture, &aidw);
+  g_assert_cmpstr (fixture->events->str, ==, "SC");
+  ShepardSurface *surface = shepard_preview_get_surface (fixture->preview);
+  ShepardSurface *difference = shepard_instruments_get_comparison (fixture->instruments);
+  g_assert_true (shepard_params_equal (&difference->params, &aidw));
+  shepard_engine *engine = direct_engine (fixture);
+  size_t cells = surface->grid.width * surface->grid.height;
+  g_autofree double *with_idw = g_new (double, cells);
+  shepard_outputs outputs = { .values = with_idw };
+  shepard_error error = { 0 };
+  g_assert_cmpint (shepard_engine_interpolate_grid (engine, &idw, &surface->grid, &outputs, NULL, NULL, &error), ==,
+                   SHEPARD_OK);
+  for (size_t i = 0; i < cells; i++)
+    g_assert_cmpfloat_with_epsilon (difference->values[i], (double) surface->values[i] - (float) with_idw[i], 1e-3);
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_assert_cmpstr (fixture->events->str, ==, "SCEV");
+
+  /* Other parameters for the other surface: a new difference, from the new other surface. */
+  fixture->check_latest = FALSE;
+  g_string_truncate (fixture->events, 0);
+  idw.power = 3.0;
+  shepard_instruments_set_comparison (fixture->instruments, &idw);
+  g_assert_null (shepard_instruments_get_comparison (fixture->instruments));
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_assert_cmpstr (fixture->events->str, ==, "C");
+  g_assert_cmpint (shepard_engine_interpolate_grid (engine, &idw, &surface->grid, &outputs, NULL, NULL, &error), ==,
+                   SHEPARD_OK);
+  difference = shepard_instruments_get_comparison (fixture->instruments);
+  for (size_t i = 0; i < cells; i++)
+    g_assert_cmpfloat_with_epsilon (difference->values[i], (double) surface->values[i] - (float) with_idw[i], 1e-3);
+  g_assert_cmpuint (fixture->failures, ==, 0);
+  shepard_engine_free (engine);
+}
+
+/* On a slow grid the coarse surface comes first: the pin is explained from it, before the hand stops, and not again
+ * for the full grid of the same parameters. */
+static void
+test_explanation_follows_coarse_surfaces (Fixture *fixture, gconstpointer data)
+{
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  shepard_instruments_set_pin (fixture->instruments, 180200.0, 331800.0);
+  _shepard_preview_set_budgets (fixture->preview, 0, 0);
+  fixture->check_latest = TRUE;
+  request (fixture, &params);
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_test_message ("events: %s", fixture->events->str);
+  /* Coarse surface, its explanation; full surface, the cross-validation. */
+  g_assert_cmpstr (fixture->events->str, ==, "SESV");
+  g_assert_cmpuint (fixture->failures, ==, 0);
+}
+
+static gboolean
+is_quiet_instruments (gpointer data)
+{
+  return !shepard_instruments_get_busy (((Fixture *) data)->instruments);
+}
+
+/* A request that gives up before its full grid (parameters refused next, or a cancel) leaves nothing waiting: the
+ * instruments settle on the surface shown, and the pin and the comparison still work. */
+static void
+test_request_that_gives_up_leaves_nothing_waiting (Fixture *fixture, gconstpointer data)
+{
+  shepard_params params, refused, idw;
+  shepard_params_init_aidw (&params);
+  shepard_params_init_idw (&idw);
+  request (fixture, &params);
+  g_assert_true (wait_until (is_quiet, fixture));
+
+  /* Slow grids from now on: a request stays out until its full grid, 150 ms after it. */
+  _shepard_preview_set_budgets (fixture->preview, 0, 0);
+  params.alpha[4] = 4.0;
+  request (fixture, &params);
+  g_assert_true (shepard_instruments_get_busy (fixture->instruments));
+  refused = params;
+  refused.r_min = 3.0;
+  refused.r_max = 1.0;
+  request (fixture, &refused);
+  g_assert_nonnull (shepard_preview_get_invalid_reason (fixture->preview));
+  g_assert_true (wait_until (is_quiet_instruments, fixture));
+  shepard_instruments_set_pin (fixture->instruments, 180200.0, 331800.0);
+  g_assert_true (wait_until (has_explanation, fixture));
+  ShepardExplanation *explanation = shepard_instruments_get_explanation (fixture->instruments);
+  g_assert_true (shepard_params_equal (&explanation->params, &shepard_preview_get_surface (fixture->preview)->params));
+
+  params.alpha[4] = 4.5;
+  request (fixture, &params);
+  shepard_preview_cancel (fixture->preview);
+  g_assert_true (wait_until (is_quiet_instruments, fixture));
+  shepard_instruments_set_comparison (fixture->instruments, &idw);
+  g_assert_true (wait_until (has_comparison, fixture));
+  g_assert_true (wait_until (is_quiet_instruments, fixture));
+  g_assert_cmpuint (fixture->failures, ==, 0);
+}
+
+static gboolean
+has_two_explanations (gpointer data)
+{
+  return ((Fixture *) data)->explanations->len >= 2;
+}
+
+/* Turning the cross-validation on catches it up without dropping the explanation under way. */
+static void
+test_cross_validation_on_keeps_the_explanation (Fixture *fixture, gconstpointer data)
+{
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  shepard_instruments_set_cross_validation_enabled (fixture->instruments, FALSE);
+  shepard_instruments_set_pin (fixture->instruments, 180200.0, 331800.0);
+  request (fixture, &params);
+  g_assert_true (wait_until (has_explanation, fixture));
+  g_assert_true (wait_until (is_quiet, fixture));
+
+  /* A new change: its explanation is under way when the cross-validation is turned on. */
+  _shepard_preview_set_budgets (fixture->preview, 1.0, 1.0);
+  params.alpha[4] = 4.0;
+  request (fixture, &params);
+  g_assert_cmpuint (fixture->explanations->len, ==, 1);
+  shepard_instruments_set_cross_validation_enabled (fixture->instruments, TRUE);
+  g_assert_true (wait_until (has_two_explanations, fixture));
+  g_assert_true (wait_until (is_quiet, fixture));
+  ShepardExplanation *explanation = shepard_instruments_get_explanation (fixture->instruments);
+  g_assert_nonnull (explanation);
+  g_assert_cmpfloat (explanation->params.alpha[4], ==, 4.0);
+  g_assert_cmpuint (fixture->validations->len, ==, 1);
+  g_assert_cmpfloat (((ShepardCrossValidation *) g_ptr_array_index (fixture->validations, 0))->params.alpha[4], ==,
+                     4.0);
+}
+
 static void
 test_cross_validation_can_be_off (Fixture *fixture, gconstpointer data)
 {
@@ -378,17 +689,152 @@ test_cross_validation_can_be_off (Fixture *fixture, gconstpointer data)
   g_assert_cmpfloat_with_epsilon (validation->summary.r2, 0.4216, 0.00005);
 }
 
+typedef struct {
+  guint changes;
+} FeedLog;
+
+static void
+on_feed_changed (ShepardDistributionsFeed *feed, FeedLog *log)
+{
+  log->changes++;
+}
+
+static gboolean
+feed_is_idle (gpointer data)
+{
+  return !shepard_distributions_feed_get_busy (data);
+}
+
+/* An AIDW surface in host memory whose cells all have R = ratio and alpha = alpha (r_exp 1). */
+static ShepardSurface *
+uniform_surface (size_t side, double ratio, double alpha)
+{
+  shepard_grid grid = { 0.0, (double) side, 1.0, 1.0, side, side };
+  shepard_params params;
+  g_autofree double *values = g_new (double, side * side), *alphas = g_new (double, side * side);
+  g_autofree double *r_obs = g_new (double, side * side);
+
+  shepard_params_init_aidw (&params);
+  for (size_t i = 0; i < side * side; i++)
+    {
+      values[i] = 1.0;
+      alphas[i] = alpha;
+      r_obs[i] = ratio;
+    }
+  return shepard_surface_new_from_host (&grid, &params, values, alphas, r_obs, 1.0, 0.0);
+}
+
+/* The distributions follow at a bounded cost: surfaces that come while one is computed wait, the latest replacing
+ * the older; a coarse one that had to wait is skipped for its full grid, or computed once the request gives up on
+ * it; a new request drops what was under way. */
+static void
+test_distributions_are_coalesced (void)
+{
+  g_autoptr (ShepardDistributionsFeed) feed = shepard_distributions_feed_new ();
+  FeedLog log = { 0 };
+  ShepardDistributions shown;
+
+  g_signal_connect (feed, "changed", G_CALLBACK (on_feed_changed), &log);
+  /* Twenty full surfaces at once: the first, then the last. */
+  for (int i = 0; i < 20; i++)
+    {
+      g_autoptr (ShepardSurface) surface = uniform_surface (64, 0.1 + 0.1 * i, 2.0);
+      shepard_distributions_feed_push (feed, surface, TRUE);
+    }
+  g_assert_true (shepard_distributions_feed_get_busy (feed));
+  g_assert_true (wait_until (feed_is_idle, feed));
+  g_assert_cmpuint (log.changes, ==, 2);
+  g_assert_true (shepard_distributions_feed_get (feed, &shown));
+  g_assert_cmpfloat_with_epsilon (shown.r_median, 0.1 + 0.1 * 19, 0.01);
+
+  /* A coarse surface that comes while a full one is computed waits for its own full grid, and is skipped for it. */
+  log.changes = 0;
+  shepard_distributions_feed_drop (feed);
+  g_autoptr (ShepardSurface) first = uniform_surface (64, 0.5, 2.0);
+  g_autoptr (ShepardSurface) coarse = uniform_surface (16, 0.7, 2.0);
+  g_autoptr (ShepardSurface) full = uniform_surface (64, 0.9, 2.0);
+  shepard_distributions_feed_push (feed, first, TRUE);
+  shepard_distributions_feed_push (feed, coarse, FALSE);
+  let_frames_pass (100);
+  g_assert_cmpuint (log.changes, ==, 1);
+  g_assert_true (shepard_distributions_feed_get_busy (feed));
+  shepard_distributions_feed_push (feed, full, TRUE);
+  g_assert_true (wait_until (feed_is_idle, feed));
+  g_assert_cmpuint (log.changes, ==, 2);
+  g_assert_true (shepard_distributions_feed_get (feed, &shown));
+  g_assert_cmpuint (shown.cells, ==, 64 * 64);
+  g_assert_cmpfloat_with_epsilon (shown.r_median, 0.9, 0.01);
+
+  /* ... or computed after all when its request gives up on the full grid. */
+  log.changes = 0;
+  shepard_distributions_feed_drop (feed);
+  shepard_distributions_feed_push (feed, first, TRUE);
+  shepard_distributions_feed_push (feed, coarse, FALSE);
+  let_frames_pass (100);
+  shepard_distributions_feed_settle (feed);
+  g_assert_true (wait_until (feed_is_idle, feed));
+  g_assert_cmpuint (log.changes, ==, 2);
+  g_assert_true (shepard_distributions_feed_get (feed, &shown));
+  g_assert_cmpuint (shown.cells, ==, 16 * 16);
+
+  /* A new request drops the computation under way and what waits: only the new request's figures come. */
+  log.changes = 0;
+  shepard_distributions_feed_push (feed, first, TRUE);
+  shepard_distributions_feed_push (feed, full, TRUE);
+  shepard_distributions_feed_drop (feed);
+  g_assert_true (wait_until (feed_is_idle, feed));
+  g_assert_cmpuint (log.changes, ==, 0);
+  shepard_distributions_feed_push (feed, first, TRUE);
+  g_assert_true (wait_until (feed_is_idle, feed));
+  g_assert_cmpuint (log.changes, ==, 1);
+  g_assert_true (shepard_distributions_feed_get (feed, &shown));
+  g_assert_cmpfloat_with_epsilon (shown.r_median, 0.5, 0.01);
+}
+
+/* Random points over a LARGE_LAYER_WIDTH x LARGE_LAYER_HEIGHT region with a smooth field "z", as CSV. */
+static void
+write_large_layer (const char *path)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (20261123);
+  g_autoptr (GString) text = g_string_new ("x,y,z\n");
+  g_autoptr (GError) error = NULL;
+
+  for (int i = 0; i < LARGE_LAYER_POINTS; i++)
+    {
+      double x = g_rand_double_range (rand, 0.0, LARGE_LAYER_WIDTH);
+      double y = g_rand_double_range (rand, 0.0, LARGE_LAYER_HEIGHT);
+      double z = 100.0 + 30.0 * sin (x / 900.0) + 20.0 * cos (y / 700.0) + g_rand_double (rand);
+      g_string_append_printf (text, "%.3f,%.3f,%.4f\n", x, y, z);
+    }
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, &error));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-#define ADD(path, test) g_test_add (path, Fixture, NULL, fixture_set_up, test, fixture_tear_down)
-  ADD ("/app/instruments/cross-validation-equals-engine", test_cross_validation_equals_engine);
-  ADD ("/app/instruments/overtaken-work-is-dropped", test_overtaken_work_is_dropped);
-  ADD ("/app/instruments/explanation-follows-pin-and-parameters", test_explanation_follows_pin_and_parameters);
-  ADD ("/app/instruments/saturation", test_saturation);
-  ADD ("/app/instruments/comparison", test_comparison);
-  ADD ("/app/instruments/cross-validation-can-be-off", test_cross_validation_can_be_off);
+  g_autofree char *folder = scratch_directory_new ("shepard-instruments-XXXXXX");
+  large_layer_path = g_build_filename (folder, "large.csv", NULL);
+  write_large_layer (large_layer_path);
+#define ADD(path, layer, test) g_test_add (path, Fixture, layer, fixture_set_up, test, fixture_tear_down)
+  ADD ("/app/instruments/cross-validation-equals-engine", NULL, test_cross_validation_equals_engine);
+  ADD ("/app/instruments/overtaken-work-is-dropped", large_layer_path, test_overtaken_work_is_dropped);
+  ADD ("/app/instruments/cross-validation-never-holds-the-preview-back", large_layer_path,
+       test_cross_validation_never_holds_the_preview_back);
+  ADD ("/app/instruments/explanation-follows-pin-and-parameters", NULL, test_explanation_follows_pin_and_parameters);
+  ADD ("/app/instruments/explanation-follows-coarse-surfaces", NULL, test_explanation_follows_coarse_surfaces);
+  ADD ("/app/instruments/saturation", NULL, test_saturation);
+  g_test_add_func ("/app/instruments/distributions-are-coalesced", test_distributions_are_coalesced);
+  ADD ("/app/instruments/comparison", NULL, test_comparison);
+  ADD ("/app/instruments/comparison-comes-first", NULL, test_comparison_comes_first);
+  ADD ("/app/instruments/request-that-gives-up-leaves-nothing-waiting", NULL,
+       test_request_that_gives_up_leaves_nothing_waiting);
+  ADD ("/app/instruments/cross-validation-can-be-off", NULL, test_cross_validation_can_be_off);
+  ADD ("/app/instruments/cross-validation-on-keeps-the-explanation", NULL,
+       test_cross_validation_on_keeps_the_explanation);
 #undef ADD
-  return g_test_run ();
+  int status = g_test_run ();
+  scratch_directory_remove (folder);
+  g_free (large_layer_path);
+  return status;
 }

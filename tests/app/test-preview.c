@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The preview scheduler without a display, on the CPU engine: the surfaces it delivers for bursts of parameter
- * changes, in which order, on which grids, and that it stays silent once cancelled. */
+ * changes, in which order, on which grids, that it stays silent once cancelled, and that it says when a request
+ * gives up. */
 #include <gio/gio.h>
 #include <math.h>
 
@@ -20,6 +21,10 @@ typedef struct {
   ShepardPreview *preview;
   GArray *deliveries; /* of Delivery */
   guint failures;
+  guint dropped;
+  /* Set: every surface delivered must be of the latest request, whose alpha3 this is. */
+  gboolean check_latest;
+  double latest_alpha3;
 } Fixture;
 
 static void
@@ -48,6 +53,8 @@ on_surface_ready (ShepardPreview *preview, ShepardSurface *surface, gboolean fin
   Delivery delivery = { .alpha3 = surface->params.alpha[2], .final = final, .grid = surface->grid };
 
   g_assert_true (shepard_preview_get_surface (preview) == surface);
+  if (fixture->check_latest)
+    g_assert_cmpfloat (surface->params.alpha[2], ==, fixture->latest_alpha3);
   g_array_append_val (fixture->deliveries, delivery);
 }
 
@@ -56,6 +63,12 @@ on_failed (ShepardPreview *preview, const char *message, Fixture *fixture)
 {
   g_test_message ("failed: %s", message);
   fixture->failures++;
+}
+
+static void
+on_dropped (ShepardPreview *preview, Fixture *fixture)
+{
+  fixture->dropped++;
 }
 
 static gboolean
@@ -75,6 +88,7 @@ fixture_set_up (Fixture *fixture, gconstpointer data)
   shepard_preview_set_document (fixture->preview, document);
   g_signal_connect (fixture->preview, "surface-ready", G_CALLBACK (on_surface_ready), fixture);
   g_signal_connect (fixture->preview, "failed", G_CALLBACK (on_failed), fixture);
+  g_signal_connect (fixture->preview, "dropped", G_CALLBACK (on_dropped), fixture);
 }
 
 static void
@@ -97,8 +111,9 @@ delivery (Fixture *fixture, guint index)
   return &g_array_index (fixture->deliveries, Delivery, index);
 }
 
-/* Requests come faster than grids: what arrives last is the last request's fine grid, and once a surface of a request
- * has arrived, none of an earlier one follows. */
+/* Requests come faster than grids, each of them a full grid on a worker (the grid is measured first, then the budgets
+ * send every request there): every surface delivered is the latest request's when it arrives, what arrives last is
+ * the last request's fine grid, and once a surface of a request has arrived, none of an earlier one follows. */
 static void
 test_burst (Fixture *fixture, gconstpointer data)
 {
@@ -106,18 +121,30 @@ test_burst (Fixture *fixture, gconstpointer data)
   shepard_grid full;
   const int changes = 100;
 
+  aidw_params (&params, 0.9);
+  shepard_preview_request (fixture->preview, &params, LONG_SIDE);
+  g_assert_true (wait_until (is_idle, fixture->preview));
+  _shepard_preview_set_budgets (fixture->preview, 0.0, INFINITY);
+  g_array_set_size (fixture->deliveries, 0);
+  fixture->check_latest = TRUE;
   for (int i = 0; i < changes; i++)
     {
       aidw_params (&params, 1.0 + 0.02 * i);
+      fixture->latest_alpha3 = params.alpha[2];
       shepard_preview_request (fixture->preview, &params, LONG_SIDE);
-      /* As a dragged slider leaves the main loop a moment between two values. */
-      if (i % 3 == 0)
+      /* As a dragged slider leaves the main loop a moment between two values, and now and then long enough for a
+       * grid to come back. */
+      if (i % 10 == 0)
+        let_frames_pass (15);
+      else if (i % 3 == 0)
         g_main_context_iteration (NULL, FALSE);
     }
   g_assert_true (wait_until (is_idle, fixture->preview));
   g_assert_cmpuint (fixture->failures, ==, 0);
   g_assert_cmpuint (fixture->deliveries->len, >, 0);
   g_test_message ("%u surfaces for %d requests", fixture->deliveries->len, changes);
+  for (guint i = 0; i < fixture->deliveries->len; i++)
+    g_assert_true (delivery (fixture, i)->final);
 
   const Delivery *last = delivery (fixture, fixture->deliveries->len - 1);
   g_assert_cmpfloat (last->alpha3, ==, params.alpha[2]);
@@ -208,6 +235,38 @@ test_cancel_emits_nothing (Fixture *fixture, gconstpointer data)
   g_assert_false (shepard_preview_get_busy (fixture->preview));
 }
 
+/* "dropped" says when a request gives up before its full grid, unless a new request takes over at once. */
+static void
+test_dropped_requests_are_told (Fixture *fixture, gconstpointer data)
+{
+  shepard_params params, refused;
+
+  _shepard_preview_set_budgets (fixture->preview, 0, 0);
+  aidw_params (&params, 2.5);
+  shepard_preview_request (fixture->preview, &params, LONG_SIDE);
+  aidw_params (&params, 2.6);
+  shepard_preview_request (fixture->preview, &params, LONG_SIDE);
+  g_assert_cmpuint (fixture->dropped, ==, 0);
+  refused = params;
+  refused.r_min = 3.0;
+  refused.r_max = 1.0;
+  shepard_preview_request (fixture->preview, &refused, LONG_SIDE);
+  g_assert_cmpuint (fixture->dropped, ==, 1);
+  /* Nothing was pending any more. */
+  shepard_preview_cancel (fixture->preview);
+  g_assert_cmpuint (fixture->dropped, ==, 1);
+
+  shepard_preview_request (fixture->preview, &params, LONG_SIDE);
+  shepard_preview_cancel (fixture->preview);
+  g_assert_cmpuint (fixture->dropped, ==, 2);
+  shepard_preview_request (fixture->preview, &params, LONG_SIDE);
+  g_assert_true (wait_until (is_idle, fixture->preview));
+  /* Delivered in full: nothing to drop. */
+  shepard_preview_cancel (fixture->preview);
+  g_assert_cmpuint (fixture->dropped, ==, 2);
+  g_assert_cmpuint (fixture->failures, ==, 0);
+}
+
 /* Parameters the engine refuses leave the last surface in place, marked stale through invalid-reason. */
 static void
 test_invalid_parameters (Fixture *fixture, gconstpointer data)
@@ -251,6 +310,7 @@ main (int argc, char **argv)
   ADD ("/app/preview/fast-grid-comes-at-once", test_fast_grid_comes_at_once);
   ADD ("/app/preview/cancel-emits-nothing", test_cancel_emits_nothing);
   ADD ("/app/preview/invalid-parameters", test_invalid_parameters);
+  ADD ("/app/preview/dropped-requests-are-told", test_dropped_requests_are_told);
 #undef ADD
   return g_test_run ();
 }

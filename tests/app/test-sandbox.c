@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The classroom sandbox's document: points placed, moved, changed and removed by hand reach the engine at once (the
- * surface is the one a fresh engine computes over the same points), edits are refused with a reason where they make
- * no sense, and the points save as a GeoPackage that opens again like any layer. */
+ * surface is the one a fresh engine computes over the same points), a cross-validation in flight while the points
+ * are edited belongs to one set of them, edits are refused with a reason where they make no sense (or while the
+ * optimiser runs), the study area is the extent, and the points save as a GeoPackage that opens again like any
+ * layer, with a CRS the sandbox dialog takes back. */
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -28,7 +30,8 @@ assert_engine_has_points (ShepardDocument *document)
   shepard_params_init_idw (&params);
   g_autoptr (GError) error = NULL;
   g_autoptr (ShepardSurface) surface = shepard_document_interpolate_if_idle (document, &params, &grid,
-                                                                             SHEPARD_SURFACE_IN_HOST_MEMORY, &error);
+                                                                             SHEPARD_SURFACE_IN_HOST_MEMORY, 0.0,
+                                                                             &error);
   g_assert_no_error (error);
   shepard_error engine_error = { 0 };
   shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 1, &engine_error);
@@ -65,7 +68,7 @@ test_edits (void)
   shepard_params params;
   shepard_params_init_idw (&params);
   g_autoptr (ShepardSurface) none = shepard_document_interpolate_if_idle (document, &params, &grid,
-                                                                          SHEPARD_SURFACE_IN_HOST_MEMORY, &error);
+                                                                          SHEPARD_SURFACE_IN_HOST_MEMORY, 0.0, &error);
   g_assert_null (none);
   g_assert_nonnull (error);
   g_test_message ("empty sandbox: %s", error->message);
@@ -171,6 +174,7 @@ test_save_and_open_again (void)
   g_assert_cmpuint (points->count, ==, 5);
   g_assert_cmpstr (points->field_name, ==, "value");
   g_assert_cmpstr (shepard_document_get_crs_name (opened), ==, "Amersfoort / RD New (EPSG:28992)");
+  g_assert_cmpstr (shepard_document_get_crs_definition (opened), ==, "EPSG:28992");
   for (int i = 0; i < 5; i++)
     {
       g_assert_cmpfloat (points->x[i], ==, xs[i]);
@@ -191,6 +195,314 @@ test_save_and_open_again (void)
   g_object_unref (opened);
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (folder), ==, 0);
+}
+
+/* The points of one generation, as an edit left them. */
+typedef struct {
+  guint generation;
+  GArray *x, *y, *z;
+} Snapshot;
+
+static void
+snapshot_free (gpointer data)
+{
+  Snapshot *snapshot = data;
+
+  g_array_unref (snapshot->x);
+  g_array_unref (snapshot->y);
+  g_array_unref (snapshot->z);
+  g_free (snapshot);
+}
+
+static Snapshot *
+snapshot_new (ShepardDocument *document)
+{
+  const ShepardPointLayer *points = shepard_document_get_points (document);
+  Snapshot *snapshot = g_new0 (Snapshot, 1);
+
+  snapshot->generation = shepard_document_get_points_generation (document);
+  snapshot->x = g_array_new (FALSE, FALSE, sizeof (double));
+  snapshot->y = g_array_new (FALSE, FALSE, sizeof (double));
+  snapshot->z = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_append_vals (snapshot->x, points->x, points->count);
+  g_array_append_vals (snapshot->y, points->y, points->count);
+  g_array_append_vals (snapshot->z, points->z, points->count);
+  return snapshot;
+}
+
+static void
+on_cross_validated_into (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  ShepardCrossValidation *validation = shepard_document_cross_validate_finish (SHEPARD_DOCUMENT (source), result,
+                                                                               &error);
+
+  g_assert_no_error (error);
+  g_ptr_array_add (user_data, validation);
+}
+
+typedef struct {
+  GPtrArray *array;
+  guint length;
+} Count;
+
+static gboolean
+has_count (gpointer data)
+{
+  Count *count = data;
+  return count->array->len >= count->length;
+}
+
+/* The sandbox's AIDW over all points, with its study area (the extent) given explicitly. */
+static void
+sandbox_engine_params (shepard_params *params)
+{
+  shepard_params_init_aidw (params);
+  params->k = 4;
+  params->area_mode = SHEPARD_AREA_GIVEN;
+  params->area = (extent[2] - extent[0]) * (extent[3] - extent[1]);
+}
+
+/* Leave-one-out of a new engine over points, as the document's engine computes it. */
+static void
+cross_validate_directly (const shepard_params *params, const double *x, const double *y, const double *z, size_t n,
+                         double *prediction)
+{
+  shepard_error error = { 0 };
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_AUTO, SHEPARD_PRECISION_FLOAT32, 0, &error);
+  shepard_cv_outputs outputs = { .prediction = prediction };
+  shepard_cv_summary summary;
+
+  g_assert_cmpint (shepard_engine_set_points (engine, x, y, z, n, &error), ==, SHEPARD_OK);
+  g_assert_cmpint (shepard_engine_cross_validate (engine, params, SHEPARD_FOLDS_LEAVE_ONE_OUT, 0, &outputs, &summary,
+                                                  NULL, NULL, &error),
+                   ==, SHEPARD_OK);
+  shepard_engine_free (engine);
+}
+
+/* Edits made while cross-validations are in flight: each result holds exactly the points of the generation it
+ * names, and its predictions are those of a new engine over them. */
+static void
+test_edits_during_cross_validation (void)
+{
+  enum { POINTS = 1500, ROUNDS = 24 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardDocument) document = shepard_document_new_sandbox (extent, NULL, &error);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (42);
+  g_autoptr (GPtrArray) validations = g_ptr_array_new_with_free_func ((GDestroyNotify) shepard_cross_validation_unref);
+  g_autoptr (GPtrArray) snapshots = g_ptr_array_new_with_free_func (snapshot_free);
+  shepard_params params, engine_params;
+
+  for (int i = 0; i < POINTS; i++)
+    {
+      double x = g_rand_double_range (rand, extent[0], extent[2]), y = g_rand_double_range (rand, extent[1], extent[3]);
+      g_assert_cmpint (shepard_document_add_point (document, x, y, sin (x / 90.0) + cos (y / 70.0), &error), ==, i);
+    }
+  g_ptr_array_add (snapshots, snapshot_new (document));
+  shepard_params_init_aidw (&params);
+  params.k = 4;
+  sandbox_engine_params (&engine_params);
+
+  for (int round = 0; round < ROUNDS; round++)
+    {
+      shepard_document_cross_validate_async (document, &params, SHEPARD_FOLDS_LEAVE_ONE_OUT, 0, NULL,
+                                             on_cross_validated_into, validations);
+      size_t count = shepard_document_get_points (document)->count;
+      size_t index = g_rand_int_range (rand, 0, (gint32) count);
+      switch (round % 4)
+        {
+        case 0:
+          g_assert_true (shepard_document_move_point (document, index, g_rand_double_range (rand, 0, 1000),
+                                                      g_rand_double_range (rand, 0, 800), &error));
+          break;
+        case 1:
+          g_assert_true (shepard_document_set_point_value (document, index, g_rand_double (rand), &error));
+          break;
+        case 2:
+          g_assert_cmpint (shepard_document_add_point (document, g_rand_double_range (rand, 0, 1000),
+                                                       g_rand_double_range (rand, 0, 800), 0.5, &error),
+                           ==, (gssize) count);
+          break;
+        default:
+          g_assert_true (shepard_document_remove_point (document, index, &error));
+        }
+      g_ptr_array_add (snapshots, snapshot_new (document));
+    }
+  Count all = { validations, ROUNDS };
+  g_assert_true (wait_until (has_count, &all));
+
+  g_autofree double *prediction = g_new (double, POINTS + ROUNDS);
+  guint before_edit = 0;
+  for (guint i = 0; i < validations->len; i++)
+    {
+      ShepardCrossValidation *validation = g_ptr_array_index (validations, i);
+      const Snapshot *snapshot = NULL;
+      for (guint j = 0; j < snapshots->len; j++)
+        if (((Snapshot *) g_ptr_array_index (snapshots, j))->generation == validation->points_generation)
+          snapshot = g_ptr_array_index (snapshots, j);
+      g_assert_nonnull (snapshot);
+      /* The round's own edit came before or after its cross-validation took the engine: either is right. */
+      before_edit += validation->points_generation == POINTS + i;
+      g_assert_cmpuint (validation->n, ==, snapshot->x->len);
+      g_assert_cmpmem (validation->x, validation->n * sizeof (double), snapshot->x->data, snapshot->x->len * sizeof (double));
+      g_assert_cmpmem (validation->y, validation->n * sizeof (double), snapshot->y->data, snapshot->y->len * sizeof (double));
+      g_assert_cmpmem (validation->observed, validation->n * sizeof (double), snapshot->z->data,
+                       snapshot->z->len * sizeof (double));
+      cross_validate_directly (&engine_params, (double *) snapshot->x->data, (double *) snapshot->y->data,
+                               (double *) snapshot->z->data, validation->n, prediction);
+      for (size_t k = 0; k < validation->n; k++)
+        g_assert_cmpfloat (validation->prediction[k], ==, prediction[k]);
+    }
+  g_test_message ("%u of %d cross-validations ran before their round's edit", before_edit, ROUNDS);
+}
+
+typedef struct {
+  gboolean delivered;
+  GError *error;
+} Outcome;
+
+static void
+on_optimised (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  Outcome *outcome = user_data;
+  ShepardOptimiseResult optimised;
+
+  shepard_document_optimise_finish (SHEPARD_DOCUMENT (source), result, &optimised, &outcome->error);
+  outcome->delivered = TRUE;
+}
+
+static gboolean
+is_delivered (gpointer data)
+{
+  return ((Outcome *) data)->delivered;
+}
+
+/* While the optimiser has the engine, an edit is refused at once with a reason to show, and nothing changes; once
+ * it is done, edits go through again. */
+static void
+test_edits_wait_for_the_optimiser (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardDocument) document = shepard_document_new_sandbox (extent, NULL, &error);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  const double xs[] = { 100, 700, 400, 900, 250, 600 }, ys[] = { 100, 200, 600, 700, 450, 350 };
+  shepard_params params;
+  ShepardOptimiseOptions options;
+
+  for (int i = 0; i < 6; i++)
+    shepard_document_add_point (document, xs[i], ys[i], i * 10.0, &error);
+  g_assert_no_error (error);
+  guint generation = shepard_document_get_points_generation (document);
+  shepard_params_init_idw (&params);
+  shepard_optimise_options_init (&options);
+  Outcome outcome = { 0 };
+  shepard_document_optimise_async (document, &params, &options, NULL, NULL, cancellable, on_optimised, &outcome);
+
+  g_assert_cmpint (shepard_document_add_point (document, 500, 500, 1, &error), ==, -1);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+  g_assert_false (shepard_document_move_point (document, 0, 10, 10, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
+  g_clear_error (&error);
+  g_assert_cmpuint (shepard_document_get_points (document)->count, ==, 6);
+  g_assert_cmpuint (shepard_document_get_points_generation (document), ==, generation);
+
+  g_cancellable_cancel (cancellable);
+  g_assert_true (wait_until (is_delivered, &outcome));
+  /* Cancelled, or done before the cancel: either way the points are the sandbox's again. */
+  g_assert_true (outcome.error == NULL || g_error_matches (outcome.error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+  g_clear_error (&outcome.error);
+  g_assert_cmpint (shepard_document_add_point (document, 500, 500, 1, &error), ==, 6);
+  g_assert_no_error (error);
+}
+
+static void
+on_explained (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+
+  *(ShepardExplanation **) user_data = shepard_document_explain_finish (SHEPARD_DOCUMENT (source), result, &error);
+  g_assert_no_error (error);
+}
+
+/* A sandbox's study area is its extent, not the box of the few points placed so far: AIDW's r_exp comes from the
+ * extent's area in the surface, the explanation and the cross-validation, whatever the parameters' area mode, and
+ * what comes back keeps the parameters as asked (nothing for a window to store). */
+static void
+test_study_area_is_the_extent (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardDocument) document = shepard_document_new_sandbox (extent, NULL, &error);
+  const double xs[] = { 100, 300, 180, 260, 120, 220, 150, 290 };
+  const double ys[] = { 100, 120, 250, 180, 200, 110, 160, 240 };
+  shepard_params params, engine_params, bounding_box;
+
+  for (int i = 0; i < 8; i++)
+    shepard_document_add_point (document, xs[i], ys[i], 10.0 + i * i, &error);
+  g_assert_no_error (error);
+  shepard_params_init_aidw (&params);
+  params.k = 4;
+  sandbox_engine_params (&engine_params);
+  double r_exp = shepard_aidw_expected_distance (8, engine_params.area);
+  /* The points' box is 200 x 150: a far smaller area. */
+  g_assert_cmpfloat (fabs (r_exp - shepard_aidw_expected_distance (8, 200.0 * 150.0)), >, 0.5 * r_exp);
+
+  shepard_grid grid = { extent[0], extent[3], 100.0, 100.0, 10, 8 };
+  g_autoptr (ShepardSurface) surface = shepard_document_interpolate_if_idle (document, &params, &grid,
+                                                                             SHEPARD_SURFACE_IN_HOST_MEMORY, 0.0,
+                                                                             &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (surface->r_exp, r_exp, 1e-12 * r_exp);
+  g_assert_true (shepard_params_equal (&surface->params, &params));
+
+  ShepardExplanation *explanation = NULL;
+  shepard_document_explain_async (document, &params, 500, 400, NULL, on_explained, &explanation);
+  g_assert_true (wait_until (is_set, &explanation));
+  g_assert_cmpfloat_with_epsilon (explanation->explanation.r_exp, r_exp, 1e-12 * r_exp);
+  g_assert_true (shepard_params_equal (&explanation->params, &params));
+  shepard_explanation_unref (explanation);
+
+  ShepardCrossValidation *validation = NULL;
+  shepard_document_cross_validate_async (document, &params, SHEPARD_FOLDS_LEAVE_ONE_OUT, 0, NULL, on_cross_validated,
+                                         &validation);
+  g_assert_true (wait_until (is_set, &validation));
+  g_assert_true (shepard_params_equal (&validation->params, &params));
+  double with_extent[8], with_box[8];
+  cross_validate_directly (&engine_params, xs, ys, validation->observed, 8, with_extent);
+  bounding_box = params;
+  cross_validate_directly (&bounding_box, xs, ys, validation->observed, 8, with_box);
+  double largest_change = 0.0;
+  for (int i = 0; i < 8; i++)
+    {
+      g_assert_cmpfloat (validation->prediction[i], ==, with_extent[i]);
+      largest_change = fmax (largest_change, fabs (with_extent[i] - with_box[i]));
+    }
+  g_assert_cmpfloat (largest_change, >, 0.0);
+  shepard_cross_validation_unref (validation);
+}
+
+/* The CRS as the sandbox dialog takes it back: an authority's code when there is one, else the WKT. */
+static void
+test_crs_definition (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardDocument) coded = shepard_document_new_sandbox (extent, "EPSG:28992", &error);
+  g_autoptr (ShepardDocument) none = shepard_document_new_sandbox (extent, NULL, &error);
+  g_autoptr (ShepardDocument) custom = shepard_document_new_sandbox (
+    extent, "+proj=tmerc +lat_0=10 +lon_0=7.5 +k=0.9995 +x_0=400000 +y_0=0 +ellps=GRS80 +units=m +no_defs", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (shepard_document_get_crs_definition (coded), ==, "EPSG:28992");
+  g_assert_null (shepard_document_get_crs_definition (none));
+  const char *definition = shepard_document_get_crs_definition (custom);
+  g_assert_nonnull (definition);
+  g_test_message ("custom CRS: %s", shepard_document_get_crs_name (custom));
+  g_assert_false (g_str_has_prefix (definition, "EPSG:"));
+  g_autoptr (ShepardDocument) again = shepard_document_new_sandbox (extent, definition, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (shepard_document_get_crs_name (again), ==, shepard_document_get_crs_name (custom));
+  g_assert_cmpstr (shepard_document_get_crs_definition (again), ==, definition);
 }
 
 /* A layer read from a file is not a sandbox: its points stay as they are. */
@@ -217,5 +529,9 @@ main (int argc, char **argv)
   g_test_add_func ("/app/sandbox/refusals", test_refusals);
   g_test_add_func ("/app/sandbox/save-and-open-again", test_save_and_open_again);
   g_test_add_func ("/app/sandbox/layers-are-not-editable", test_layers_are_not_editable);
+  g_test_add_func ("/app/sandbox/edits-during-cross-validation", test_edits_during_cross_validation);
+  g_test_add_func ("/app/sandbox/edits-wait-for-the-optimiser", test_edits_wait_for_the_optimiser);
+  g_test_add_func ("/app/sandbox/study-area-is-the-extent", test_study_area_is_the_extent);
+  g_test_add_func ("/app/sandbox/crs-definition", test_crs_definition);
   return g_test_run ();
 }
