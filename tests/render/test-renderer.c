@@ -310,6 +310,31 @@ test_grid_colours (void)
       view = test_view (2);
       check_grid_cells (renderer, &view, r, TEST_MIN, TEST_MAX, test_values, "scale 2");
     }
+
+  /* Residuals through the diverging ramp over a range symmetric about 0: cell (0, 0), which holds 0, is white to the
+   * last bit, so that a residual of 0 cannot be mistaken for a small one. */
+  shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_DIVERGING);
+  shepard_renderer_set_range (renderer, -TEST_MAX, TEST_MAX);
+  for (int scale = 1; scale <= 2; scale++)
+    {
+      ShepardView view = test_view (scale);
+      Target target;
+      double x, y;
+      int px, py;
+      const guint8 *pixel;
+
+      g_assert_cmpfloat (test_values[0], ==, 0.0f);
+      check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_DIVERGING, -TEST_MAX, TEST_MAX, test_values,
+                        "symmetric range");
+      target_init (&target, view.width, view.height);
+      shepard_renderer_draw (renderer);
+      target_read (&target);
+      cell_centre (&test_grid, 0, 0, &x, &y);
+      map_to_device_pixel (&view, x, y, &px, &py);
+      pixel = target_pixel (&target, px, py);
+      g_assert_cmpuint (pixel[0] & pixel[1] & pixel[2] & pixel[3], ==, 255);
+      target_clear (&target);
+    }
   g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
 }
 
@@ -465,56 +490,6 @@ draw_and_read (ShepardRenderer *renderer, const ShepardView *view, Target *targe
   shepard_renderer_set_view (renderer, view);
   shepard_renderer_draw (renderer);
   target_read (target);
-}
-
-/* The new ramps drawn: residuals through the diverging ramp over a range symmetric about 0, whose 0 cell is white,
- * and powers through plasma over alpha's default levels. */
-static void
-test_ramp_new_drawn (void)
-{
-  static const float residuals[12] = {
-    -6.0f, -4.5f, -3.0f, -1.5f,
-    -0.75f, 0.0f, 0.75f, 1.5f,
-    3.0f, 4.5f, 6.0f, NAN,
-  };
-  static const float powers[12] = {
-    1.5f, 1.7f, 1.9f, 2.1f,
-    2.3f, 2.5f, 2.7f, 2.9f,
-    3.1f, 3.3f, 3.5f, 1.0f,
-  };
-  g_autoptr (GError) error = NULL;
-  g_autoptr (ShepardRenderer) renderer = NULL;
-
-  if (!offscreen_gl_need_context ())
-    return;
-  renderer = shepard_renderer_new (&error);
-  g_assert_no_error (error);
-
-  for (int scale = 1; scale <= 2; scale++)
-    {
-      ShepardView view = test_view (scale);
-      Target target;
-      double x, y;
-      int px, py;
-      const guint8 *pixel;
-
-      g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, residuals, &error));
-      shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_DIVERGING);
-      shepard_renderer_set_range (renderer, -6, 6);
-      check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_DIVERGING, -6, 6, residuals, "residuals");
-      draw_and_read (renderer, &view, &target);
-      cell_centre (&test_grid, 1, 1, &x, &y);
-      map_to_device_pixel (&view, x, y, &px, &py);
-      pixel = target_pixel (&target, px, py);
-      g_assert_cmpuint (pixel[0] & pixel[1] & pixel[2] & pixel[3], ==, 255);
-      target_clear (&target);
-
-      g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, powers, &error));
-      shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_PLASMA);
-      shepard_renderer_set_range (renderer, 1.5, 3.5);
-      check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_PLASMA, 1.5, 3.5, powers, "powers");
-    }
-  g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
 }
 
 static void
@@ -766,6 +741,155 @@ test_highlight (void)
   check_highlight (2);
 }
 
+/* The pixel right of a dot's centre whose middle is radius logical pixels (scaled) out, give or take half a pixel. */
+static const guint8 *
+pixel_beside (const Target *target, const ShepardView *view, double x, double y, double radius)
+{
+  int px, py;
+
+  map_to_device_pixel (view, x, y, &px, &py);
+  return target_pixel (target, px + (int) floor (radius * view->scale), py);
+}
+
+/* The rings of a highlighted dot around a middle that test_highlight's dot does not have: the white ring, then the
+ * dark outline. */
+static void
+assert_highlight_rings (const Target *target, const ShepardView *view, double x, double y, const char *what)
+{
+  const guint8 *pixel;
+
+  pixel = pixel_beside (target, view, x, y,
+                        SHEPARD_RENDER_HIGHLIGHT_RADIUS - SHEPARD_RENDER_POINT_OUTLINE
+                          - SHEPARD_RENDER_HIGHLIGHT_RING / 2);
+  if (MIN (pixel[0], MIN (pixel[1], pixel[2])) < 250)
+    g_error ("%s: the white ring is (%u, %u, %u)", what, pixel[0], pixel[1], pixel[2]);
+  pixel = pixel_beside (target, view, x, y, SHEPARD_RENDER_HIGHLIGHT_RADIUS - SHEPARD_RENDER_POINT_OUTLINE / 2);
+  if (MAX (pixel[0], MAX (pixel[1], pixel[2])) >= 80 || pixel[3] <= 200)
+    g_error ("%s: the outline is (%u, %u, %u, %u)", what, pixel[0], pixel[1], pixel[2], pixel[3]);
+}
+
+/* A highlighted dot without a value (z, or its own value, not finite) is hollow: the cell beneath shows through the
+ * middle, and its grey ring moves inwards, inside the white ring, rather than being covered by it. A dot with its own
+ * colour keeps it inside the rings. */
+static void
+check_highlight_colours (double scale)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardRenderer) renderer = NULL;
+  ShepardView view = test_view (scale);
+  Target target;
+  double x[3], y[3];
+  const double z[3] = { 8.0, NAN, 5.0 };
+  const double residuals[3] = { -0.8, 0.5, NAN };
+  const float grey[3] = { 0.6f, 0.6f, 0.6f };
+  /* The middle of the grey ring of a hollow highlighted dot: inside the white ring by one outline. */
+  const double grey_ring = SHEPARD_RENDER_HIGHLIGHT_RADIUS - SHEPARD_RENDER_POINT_OUTLINE
+                           - SHEPARD_RENDER_HIGHLIGHT_RING - SHEPARD_RENDER_POINT_OUTLINE / 2;
+  g_autofree char *what = NULL;
+
+  if (!offscreen_gl_need_context ())
+    return;
+  cell_centre (&test_grid, 2, 0, &x[0], &y[0]);
+  cell_centre (&test_grid, 0, 2, &x[1], &y[1]);
+  cell_centre (&test_grid, 3, 1, &x[2], &y[2]);
+  renderer = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
+  g_assert_true (shepard_renderer_set_points (renderer, x, y, z, G_N_ELEMENTS (z), &error));
+  shepard_renderer_set_range (renderer, TEST_MIN, TEST_MAX);
+
+  /* z not finite: the cell (0, 2) shows through, then grey, white and the outline. */
+  shepard_renderer_set_highlight (renderer, 1);
+  draw_and_read (renderer, &view, &target);
+  what = g_strdup_printf ("scale %g, highlighted dot without z", scale);
+  assert_dot_colour (&target, &view, x[1], y[1], SHEPARD_COLOR_RAMP_VIRIDIS, test_values[8], TEST_MIN, TEST_MAX,
+                     what);
+  assert_pixel_rgb (pixel_beside (&target, &view, x[1], y[1], grey_ring), grey, what);
+  assert_highlight_rings (&target, &view, x[1], y[1], what);
+  target_clear (&target);
+  g_clear_pointer (&what, g_free);
+
+  /* Its own colour in the middle, not z's. */
+  g_assert_true (shepard_renderer_set_point_colors (renderer, residuals, G_N_ELEMENTS (residuals),
+                                                    SHEPARD_COLOR_RAMP_DIVERGING, -1, 1, &error));
+  shepard_renderer_set_highlight (renderer, 0);
+  draw_and_read (renderer, &view, &target);
+  what = g_strdup_printf ("scale %g, highlighted dot with its own colour", scale);
+  assert_dot_colour (&target, &view, x[0], y[0], SHEPARD_COLOR_RAMP_DIVERGING, residuals[0], -1, 1, what);
+  assert_dot_colour (&target, &view, x[0], y[0] + 3 * view.units_per_pixel, SHEPARD_COLOR_RAMP_DIVERGING,
+                     residuals[0], -1, 1, what);
+  assert_highlight_rings (&target, &view, x[0], y[0], what);
+  target_clear (&target);
+  g_clear_pointer (&what, g_free);
+
+  /* Its own value not finite: hollow as well, whatever its z. */
+  shepard_renderer_set_highlight (renderer, 2);
+  draw_and_read (renderer, &view, &target);
+  what = g_strdup_printf ("scale %g, highlighted dot without its own value", scale);
+  assert_dot_colour (&target, &view, x[2], y[2], SHEPARD_COLOR_RAMP_VIRIDIS, test_values[7], TEST_MIN, TEST_MAX,
+                     what);
+  assert_pixel_rgb (pixel_beside (&target, &view, x[2], y[2], grey_ring), grey, what);
+  assert_highlight_rings (&target, &view, x[2], y[2], what);
+  target_clear (&target);
+  g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
+}
+
+static void
+test_highlight_colours (void)
+{
+  check_highlight_colours (1);
+  check_highlight_colours (2);
+}
+
+/* Two dots that overlap: the later one covers the earlier where they meet, unless the earlier is highlighted, which
+ * is then drawn over it. */
+static void
+check_highlight_on_top (double scale)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardRenderer) renderer = NULL;
+  ShepardView view = test_view (scale);
+  Target target;
+  double x[2], y[2];
+  const double z[2] = { 8.0, 1.0 };
+  g_autofree char *what = g_strdup_printf ("scale %g", scale);
+
+  if (!offscreen_gl_need_context ())
+    return;
+  /* Three logical pixels apart: each centre lies well inside the other dot's fill. */
+  cell_centre (&test_grid, 2, 0, &x[0], &y[0]);
+  x[1] = x[0] + 3 * view.units_per_pixel;
+  y[1] = y[0];
+  renderer = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  g_assert_true (shepard_renderer_set_points (renderer, x, y, z, G_N_ELEMENTS (z), &error));
+  shepard_renderer_set_range (renderer, TEST_MIN, TEST_MAX);
+
+  draw_and_read (renderer, &view, &target);
+  assert_dot_colour (&target, &view, x[0], y[0], SHEPARD_COLOR_RAMP_VIRIDIS, z[1], TEST_MIN, TEST_MAX, what);
+  target_clear (&target);
+
+  shepard_renderer_set_highlight (renderer, 0);
+  draw_and_read (renderer, &view, &target);
+  assert_dot_colour (&target, &view, x[0], y[0], SHEPARD_COLOR_RAMP_VIRIDIS, z[0], TEST_MIN, TEST_MAX, what);
+  assert_dot_colour (&target, &view, x[1], y[1], SHEPARD_COLOR_RAMP_VIRIDIS, z[0], TEST_MIN, TEST_MAX, what);
+  target_clear (&target);
+
+  /* The later dot highlighted: on top as it was. */
+  shepard_renderer_set_highlight (renderer, 1);
+  draw_and_read (renderer, &view, &target);
+  assert_dot_colour (&target, &view, x[0], y[0], SHEPARD_COLOR_RAMP_VIRIDIS, z[1], TEST_MIN, TEST_MAX, what);
+  target_clear (&target);
+  g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
+}
+
+static void
+test_highlight_on_top (void)
+{
+  check_highlight_on_top (1);
+  check_highlight_on_top (2);
+}
+
 /* A tilted plane z = s (x - y) in map units rises to the south-east, so it faces the north-west sun; its flipped
  * twin faces away. Horn's gradient is exact on a plane, so inner cells have a known shade. Cells are 2 x 1 map
  * units apart and z_factor is 2, which would show if the shader mixed up the axes or ignored the cell size. */
@@ -873,11 +997,12 @@ main (int argc, char **argv)
   g_test_add_func ("/render/view/conversions", test_view_conversions);
   g_test_add_func ("/render/grid/colours", test_grid_colours);
   g_test_add_func ("/render/grid/update", test_grid_update);
-  g_test_add_func ("/render/ramp/new-drawn", test_ramp_new_drawn);
   g_test_add_func ("/render/points", test_points);
   g_test_add_func ("/render/points/own-colours", test_point_colors);
   g_test_add_func ("/render/points/own-colours-many", test_point_colors_many);
   g_test_add_func ("/render/points/highlight", test_highlight);
+  g_test_add_func ("/render/points/highlight-colours", test_highlight_colours);
+  g_test_add_func ("/render/points/highlight-on-top", test_highlight_on_top);
   g_test_add_func ("/render/hillshade", test_hillshade);
   g_test_add_func ("/render/shader-error", test_shader_error);
 
