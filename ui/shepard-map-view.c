@@ -223,8 +223,11 @@ upload_surface (ShepardMapView *self, GError **error)
   if (self->interop)
     {
       g_autoptr (GError) interop_error = NULL;
-      if (shepard_renderer_set_grid_from_device (self->renderer, &surface->grid, surface->device_grid, plane,
-                                                 &interop_error))
+      shepard_surface_lock_device (surface);
+      gboolean drawn = shepard_renderer_set_grid_from_device (self->renderer, &surface->grid, surface->device_grid,
+                                                              plane, &interop_error);
+      shepard_surface_unlock_device (surface);
+      if (drawn)
         return TRUE;
       shepard_renderer_disable_cuda_interop (self->renderer);
       set_interop (self, FALSE, interop_error->message, TRUE);
@@ -354,14 +357,15 @@ on_click_released (GtkGestureClick *gesture, int n_press, double x, double y, Sh
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (self->view.width <= 0 || !(self->view.units_per_pixel > 0))
     return;
-  gssize point = point_at (self, x, y);
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  /* Ctrl+click is always a click on the map, so that a cell beside a dot (of a dense layer) can be pinned. */
+  gssize point = state & GDK_CONTROL_MASK ? -1 : point_at (self, x, y);
   if (point >= 0)
     {
       g_signal_emit (self, signals[SIGNAL_POINT_CLICKED], 0, (guint) point);
       return;
     }
   shepard_view_pixel_to_map (&self->view, x, y, &map_x, &map_y);
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   g_signal_emit (self, signals[SIGNAL_CLICKED], 0, map_x, map_y,
                  (guint) (state & gtk_accelerator_get_default_mod_mask ()));
 }

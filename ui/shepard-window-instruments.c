@@ -189,6 +189,12 @@ on_optimised (GObject *source, GAsyncResult *result, gpointer user_data)
   ShepardOptimiseResult optimised;
   gboolean done = shepard_document_optimise_finish (SHEPARD_DOCUMENT (source), result, &optimised, &error);
 
+  if (self->disposed)
+    {
+      g_clear_object (&self->optimise_cancellable);
+      g_object_unref (self);
+      return;
+    }
   g_clear_object (&self->optimise_cancellable);
   gtk_widget_set_sensitive (GTK_WIDGET (self->parameter_panel), TRUE);
   if (done)

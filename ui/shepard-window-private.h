@@ -53,6 +53,7 @@ struct _ShepardWindow
   gboolean message_from_compute;
   ShepardInstruments *instruments;
   GCancellable *optimise_cancellable;
+  gboolean disposed; /* late callbacks of work cancelled by dispose find the panels gone */
   ShepardOptimiseResult optimised; /* the last optimiser result, until applied or discarded */
   gssize selected_point;           /* emphasised on the map and in the cross-validation panel, or -1 */
   GtkPopover *value_popover;       /* the sandbox's value entry, while it shows */

@@ -297,7 +297,10 @@ _shepard_window_update_display (ShepardWindow *self)
     }
   else
     shepard_instruments_set_comparison (self->instruments, NULL);
-  gboolean is_difference = display_for (self, kind, &params, surface, &display, &note)
+  /* The surface's own parameters describe it: the panel's may be ones the engine refused (Rmin above Rmax...), while
+   * the last valid surface stays on screen. */
+  gboolean is_difference = display_for (self, kind, surface != NULL ? &surface->params : &params, surface, &display,
+                                        &note)
                            && kind == SHEPARD_WINDOW_SURFACE_DIFFERENCE;
   shepard_map_view_set_surface (self->map_view, is_difference ? shepard_instruments_get_comparison (self->instruments)
                                                               : surface);
@@ -536,6 +539,7 @@ shepard_window_dispose (GObject *object)
 {
   ShepardWindow *self = SHEPARD_WINDOW (object);
 
+  self->disposed = TRUE;
   _shepard_window_instruments_dispose (self);
   _shepard_window_sandbox_dispose (self);
   if (self->preview != NULL)
