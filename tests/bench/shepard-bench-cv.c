@@ -30,6 +30,8 @@
 /* The GPU and the CPU float32 path each lie within 1e-5 of float64 (relative to the largest |z|), so within twice
  * that of each other. */
 #define AGREEMENT 2e-5
+/* The timed backend runs against the engine's call on the same GPU, relative to the largest |z|. */
+#define SAME_WORK 1e-6
 
 #define GOAL_LOCAL_MS 5.0
 #define GOAL_ALL_MS 10.0
@@ -511,12 +513,19 @@ run_gpu_case (const options *opts, const cv_case *bench_case, shepard_cuda_backe
     row->pairs_per_second = (double) n * (double) (n - 1) / (1e-3 * row->weighting_ms);
   else
     row->pairs_per_second = NAN;
-  /* The runs timed for the device figures computed what the engine's call did. */
-  bool same_work = true;
-  for (size_t i = 0; i < n && same_work; i++)
-    same_work = backend_prediction[i] == gpu_prediction[i];
+  /* The runs timed for the device figures computed what the engine's call did: the same predictions, up to float32
+   * rounding (the engine's call may cut the queries into other bands, so the sums need not agree bit for bit). */
+  double work_difference = 0.0;
+  for (size_t i = 0; i < n; i++)
+    {
+      double difference = fabs (backend_prediction[i] - gpu_prediction[i]) / scale;
+      work_difference = isfinite (difference) ? fmax (work_difference, difference) : INFINITY;
+    }
+  bool same_work = work_difference <= SAME_WORK;
   if (!same_work)
-    printf ("WRONG: the backend runs timed for the device figures predicted otherwise than the engine's call\n");
+    printf ("WRONG: the backend runs timed for the device figures predicted otherwise than the engine's call (largest "
+            "difference %.3g of the largest |z|)\n",
+            work_difference);
   row->measured = true;
   bench_say ("  RMSE GPU %.9g, CPU float32 %.9g", gpu_summary.rmse, cpu_summary.rmse);
   free (tied);
