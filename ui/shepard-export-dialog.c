@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "export-extent.h"
 #include "grid-extent.h"
+#include "method-spec.h"
 #include "shepard-app-error.h"
 #include "writable-formats.h"
 
@@ -29,7 +31,10 @@ struct _ShepardExportDialog
 
   /* Template widgets */
   GtkWidget *form;
-  GtkEntry *path_entry;
+  GtkEntry *path_entry, *options_entry;
+  GtkLabel *options_label;
+  GtkSpinButton *margin_spin;
+  GtkWidget *margin_caption, *margin_box;
   GtkDropDown *format_dropdown, *type_dropdown, *extent_dropdown, *size_dropdown;
   GtkWidget *extent_grid;
   GtkSpinButton *x_min_spin, *x_max_spin, *y_min_spin, *y_max_spin;
@@ -43,8 +48,11 @@ struct _ShepardExportDialog
 
   /* Owned */
   ShepardDocument *document;
+  GSettings *settings; /* NULL: nothing is remembered */
+  char **creation_options; /* what options_entry holds, once valid */
+  gboolean options_valid;
   shepard_params params;
-  double data_extent[4];
+  double data_bounds[4]; /* the points' bounding box; the data extent adds margin_spin's margin */
   GPtrArray *formats; /* of ShepardWritableFormat, in the order of format_dropdown */
   GCancellable *cancellable;
   char *report;
@@ -96,11 +104,16 @@ get_extent (ShepardExportDialog *self, double *x_min, double *y_min, double *x_m
       *y_max = gtk_spin_button_get_value (self->y_max_spin);
       return TRUE;
     default:
-      *x_min = self->data_extent[0];
-      *y_min = self->data_extent[1];
-      *x_max = self->data_extent[2];
-      *y_max = self->data_extent[3];
-      return TRUE;
+      {
+        double extent[4];
+        if (!shepard_export_extent (self->data_bounds, gtk_spin_button_get_value (self->margin_spin), extent, error))
+          return FALSE;
+        *x_min = extent[0];
+        *y_min = extent[1];
+        *x_max = extent[2];
+        *y_max = extent[3];
+        return TRUE;
+      }
     }
 }
 
@@ -137,7 +150,8 @@ update_sensitivity (ShepardExportDialog *self)
 {
   gboolean has_path = gtk_entry_buffer_get_length (gtk_entry_get_buffer (self->path_entry)) > 0;
 
-  gtk_widget_set_sensitive (self->export_button, self->grid_valid && has_path && self->cancellable == NULL);
+  gtk_widget_set_sensitive (self->export_button,
+                            self->grid_valid && self->options_valid && has_path && self->cancellable == NULL);
 }
 
 static void
@@ -159,10 +173,12 @@ on_grid_changed (ShepardExportDialog *self)
   else
     {
       self->grid = grid;
-      g_autofree char *text = g_strdup_printf ("%zu × %zu cells of %.6g × %.6g\nx %.2f to %.2f, y %.2f to %.2f",
-                                               grid.width, grid.height, grid.dx, grid.dy, grid.x_min,
-                                               grid.x_min + grid.dx * (double) grid.width,
-                                               grid.y_max - grid.dy * (double) grid.height, grid.y_max);
+      const double corners[4] = { grid.x_min, grid.x_min + grid.dx * (double) grid.width,
+                                  grid.y_max - grid.dy * (double) grid.height, grid.y_max };
+      int decimals = shepard_export_decimals (corners, G_N_ELEMENTS (corners), MIN (grid.dx, grid.dy));
+      g_autofree char *text = g_strdup_printf ("%zu × %zu cells of %.6g × %.6g\nx %.*f to %.*f, y %.*f to %.*f",
+                                               grid.width, grid.height, grid.dx, grid.dy, decimals, corners[0],
+                                               decimals, corners[1], decimals, corners[2], decimals, corners[3]);
       gtk_label_set_text (self->size_label, text);
       gtk_widget_remove_css_class (GTK_WIDGET (self->size_label), "error");
       gtk_widget_add_css_class (GTK_WIDGET (self->size_label), "dim-label");
@@ -171,23 +187,46 @@ on_grid_changed (ShepardExportDialog *self)
 }
 
 static void
+set_extent_digits (ShepardExportDialog *self, int decimals)
+{
+  GtkSpinButton *spins[] = { self->x_min_spin, self->y_min_spin, self->x_max_spin, self->y_max_spin };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (spins); i++)
+    gtk_spin_button_set_digits (spins[i], (guint) decimals);
+}
+
+static void
 on_extent_mode_changed (ShepardExportDialog *self)
 {
-  gboolean custom = gtk_drop_down_get_selected (self->extent_dropdown) == EXTENT_CUSTOM;
+  guint mode = gtk_drop_down_get_selected (self->extent_dropdown);
   double x_min, y_min, x_max, y_max;
 
-  /* The fields show the extent a fixed choice stands for, and a custom extent starts from it. */
-  if (!custom && get_extent (self, &x_min, &y_min, &x_max, &y_max, NULL))
+  on_grid_changed (self);
+  gtk_widget_set_sensitive (self->margin_caption, mode == EXTENT_DATA);
+  gtk_widget_set_sensitive (self->margin_box, mode == EXTENT_DATA);
+  gtk_widget_set_sensitive (self->extent_grid, mode == EXTENT_CUSTOM);
+  /* The fields show the extent a fixed choice stands for, to the cell size's decimals, and a custom extent starts
+   * from it. */
+  if (mode != EXTENT_CUSTOM && get_extent (self, &x_min, &y_min, &x_max, &y_max, NULL))
     {
       self->updating = TRUE;
+      const double corners[4] = { x_min, y_min, x_max, y_max };
+      if (self->grid_valid)
+        set_extent_digits (self, shepard_export_decimals (corners, G_N_ELEMENTS (corners),
+                                                          MIN (self->grid.dx, self->grid.dy)));
       gtk_spin_button_set_value (self->x_min_spin, x_min);
       gtk_spin_button_set_value (self->y_min_spin, y_min);
       gtk_spin_button_set_value (self->x_max_spin, x_max);
       gtk_spin_button_set_value (self->y_max_spin, y_max);
       self->updating = FALSE;
     }
-  gtk_widget_set_sensitive (self->extent_grid, custom);
-  on_grid_changed (self);
+}
+
+static void
+on_margin_changed (ShepardExportDialog *self)
+{
+  if (!self->updating)
+    on_extent_mode_changed (self);
 }
 
 static void
@@ -218,6 +257,71 @@ on_path_changed (ShepardExportDialog *self)
   update_sensitivity (self);
 }
 
+static const char *
+chosen_driver (ShepardExportDialog *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->format_dropdown);
+
+  return selected < self->formats->len
+           ? ((const ShepardWritableFormat *) g_ptr_array_index (self->formats, selected))->driver_name
+           : NULL;
+}
+
+static ShepardSampleType
+chosen_sample_type (ShepardExportDialog *self)
+{
+  return gtk_drop_down_get_selected (self->type_dropdown) == 1 ? SHEPARD_SAMPLE_FLOAT64 : SHEPARD_SAMPLE_FLOAT32;
+}
+
+/* Checks the entry's creation options with GDAL (GDALValidateCreationOptions) together with the format's defaults,
+ * as the export will write them, and says at once what is wrong. */
+static void
+on_options_changed (ShepardExportDialog *self)
+{
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) options = shepard_raster_creation_options_parse (
+    gtk_editable_get_text (GTK_EDITABLE (self->options_entry)), &error);
+
+  if (options != NULL)
+    {
+      ShepardRasterFormat format = {
+        .driver_name = chosen_driver (self),
+        .data_type = chosen_sample_type (self) == SHEPARD_SAMPLE_FLOAT64 ? GDT_Float64 : GDT_Float32,
+        .creation_options = (const char *const *) options,
+      };
+      g_auto (GStrv) written = shepard_raster_format_creation_options (&format);
+      format.creation_options = (const char *const *) written;
+      if (shepard_raster_format_find_driver (&format, &error) == NULL)
+        g_clear_pointer (&options, g_strfreev);
+    }
+  self->options_valid = options != NULL;
+  g_strfreev (self->creation_options);
+  self->creation_options = g_steal_pointer (&options);
+  if (error != NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("%c%s.", g_ascii_toupper (error->message[0]), error->message + 1);
+      gtk_label_set_text (self->options_label, text);
+      gtk_widget_add_css_class (GTK_WIDGET (self->options_entry), "error");
+    }
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->options_entry), "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->options_label), error != NULL);
+  update_sensitivity (self);
+}
+
+/* The placeholder names the defaults the chosen format is written with when the entry leaves them out. */
+static void
+show_default_options (ShepardExportDialog *self)
+{
+  ShepardRasterFormat format = { .driver_name = chosen_driver (self) };
+  g_auto (GStrv) defaults = shepard_raster_format_creation_options (&format);
+  g_autofree char *joined = g_strjoinv (" ", defaults);
+  g_autofree char *placeholder = defaults[0] != NULL ? g_strdup_printf ("Default: %s", joined)
+                                                     : g_strdup ("NAME=VALUE, separated by spaces");
+
+  gtk_entry_set_placeholder_text (self->options_entry, placeholder);
+}
+
 static void
 on_format_changed (ShepardExportDialog *self)
 {
@@ -225,6 +329,8 @@ on_format_changed (ShepardExportDialog *self)
   const char *extension;
   const char *path = gtk_editable_get_text (GTK_EDITABLE (self->path_entry));
 
+  show_default_options (self);
+  on_options_changed (self);
   if (selected >= self->formats->len)
     return;
   extension = ((const ShepardWritableFormat *) g_ptr_array_index (self->formats, selected))->extension;
@@ -289,6 +395,92 @@ show_progress (GObject *target, double fraction)
   gtk_progress_bar_set_text (self->progress_bar, text);
 }
 
+/* Where a new export goes: the folder of the last one, else the documents folder, else home; never beside the
+ * input, which may be a folder the user cannot or would not write to. */
+static char *
+default_folder (GSettings *settings)
+{
+  g_autofree char *last = settings != NULL ? g_settings_get_string (settings, "export-folder") : NULL;
+  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+
+  if (last != NULL && last[0] != '\0' && g_file_test (last, G_FILE_TEST_IS_DIR))
+    return g_steal_pointer (&last);
+  if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR))
+    return g_strdup (documents);
+  return g_strdup (g_get_home_dir ());
+}
+
+static void
+remember_choices (ShepardExportDialog *self)
+{
+  if (self->settings == NULL)
+    return;
+
+  g_autofree char *folder = g_path_get_dirname (self->value_path);
+  g_autofree char *absolute = g_canonicalize_filename (folder, NULL);
+  const char *driver = chosen_driver (self);
+  g_autoptr (GStrvBuilder) bands = g_strv_builder_new ();
+  if (gtk_check_button_get_active (self->alpha_check))
+    g_strv_builder_add (bands, "alpha");
+  if (gtk_check_button_get_active (self->r_check))
+    g_strv_builder_add (bands, "r");
+  if (gtk_check_button_get_active (self->r_obs_check))
+    g_strv_builder_add (bands, "robs");
+  g_auto (GStrv) band_names = g_strv_builder_end (bands);
+
+  g_settings_delay (self->settings);
+  g_settings_set_string (self->settings, "export-folder", absolute);
+  g_settings_set_string (self->settings, "export-format", driver != NULL ? driver : SHEPARD_RASTER_DEFAULT_DRIVER);
+  g_settings_set_boolean (self->settings, "export-float64", chosen_sample_type (self) == SHEPARD_SAMPLE_FLOAT64);
+  g_settings_set_string (self->settings, "export-creation-options",
+                         gtk_editable_get_text (GTK_EDITABLE (self->options_entry)));
+  g_settings_set_strv (self->settings, "export-extra-bands", (const char *const *) band_names);
+  g_settings_set_boolean (self->settings, "export-planes-beside",
+                          gtk_drop_down_get_selected (self->planes_dropdown) == 1);
+  g_settings_set_double (self->settings, "export-margin", gtk_spin_button_get_value (self->margin_spin));
+  g_settings_apply (self->settings);
+}
+
+static void
+restore_choices (ShepardExportDialog *self)
+{
+  g_autofree char *driver = g_settings_get_string (self->settings, "export-format");
+  g_autofree char *options = g_settings_get_string (self->settings, "export-creation-options");
+  g_auto (GStrv) bands = g_settings_get_strv (self->settings, "export-extra-bands");
+
+  for (guint i = 0; i < self->formats->len; i++)
+    if (g_strcmp0 (((const ShepardWritableFormat *) g_ptr_array_index (self->formats, i))->driver_name, driver) == 0)
+      gtk_drop_down_set_selected (self->format_dropdown, i);
+  gtk_drop_down_set_selected (self->type_dropdown, g_settings_get_boolean (self->settings, "export-float64") ? 1 : 0);
+  gtk_editable_set_text (GTK_EDITABLE (self->options_entry), options);
+  gtk_check_button_set_active (self->alpha_check, g_strv_contains ((const char *const *) bands, "alpha"));
+  gtk_check_button_set_active (self->r_check, g_strv_contains ((const char *const *) bands, "r"));
+  gtk_check_button_set_active (self->r_obs_check, g_strv_contains ((const char *const *) bands, "robs"));
+  gtk_drop_down_set_selected (self->planes_dropdown,
+                              g_settings_get_boolean (self->settings, "export-planes-beside") ? 1 : 0);
+  gtk_spin_button_set_value (self->margin_spin, g_settings_get_double (self->settings, "export-margin"));
+}
+
+static void
+show_error (ShepardExportDialog *self, const char *message)
+{
+  g_autofree char *text = g_strdup_printf ("Cannot export: %s", message);
+
+  gtk_label_set_text (self->error_label, text);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->error_label), "dim-label");
+  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+}
+
+static void
+show_notice (ShepardExportDialog *self, const char *text)
+{
+  gtk_label_set_text (self->error_label, text);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->error_label), "error");
+  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "dim-label");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+}
+
 static void
 on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -311,16 +503,17 @@ on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_free (self->report);
       self->report = g_strdup_printf ("Wrote %s in %.2f s on %s", written_files->str, seconds, engine);
       g_string_free (written_files, TRUE);
+      remember_choices (self);
       g_signal_emit (self, signals[SIGNAL_FINISHED], 0, TRUE);
       gtk_window_destroy (GTK_WINDOW (self));
     }
   else
     {
-      gboolean cancelled = g_error_matches (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED);
-      g_autofree char *text = cancelled ? g_strdup ("Export cancelled: nothing was written.")
-                                        : g_strdup_printf ("Cannot export: %s", error->message);
-      gtk_label_set_text (self->error_label, text);
-      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+      /* The user asked for it: a cancel is news, not an error. */
+      if (g_error_matches (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED))
+        show_notice (self, "Export cancelled: nothing was written.");
+      else
+        show_error (self, error->message);
       g_signal_emit (self, signals[SIGNAL_FINISHED], 0, FALSE);
     }
   g_object_unref (self);
@@ -368,15 +561,18 @@ shepard_export_dialog_start (ShepardExportDialog *self)
   g_autoptr (GError) error = NULL;
   shepard_grid grid;
   const char *path = gtk_editable_get_text (GTK_EDITABLE (self->path_entry));
-  guint format = gtk_drop_down_get_selected (self->format_dropdown);
 
   if (self->cancellable != NULL)
     return;
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  if (!self->options_valid)
+    {
+      show_error (self, gtk_label_get_text (self->options_label));
+      return;
+    }
   if (!compute_grid (self, &grid, &error))
     {
-      gtk_label_set_text (self->error_label, error->message);
-      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+      show_error (self, error->message);
       return;
     }
   g_free (self->value_path);
@@ -392,23 +588,24 @@ shepard_export_dialog_start (ShepardExportDialog *self)
         self->plane_paths[i] = plane_path_for (path, shepard_grid_export_plane_name (plane_flags[i]));
     }
   self->extra_bands = beside ? 0 : planes;
+  shepard_params engine_params;
+  shepard_document_get_engine_params (self->document, &self->params, &engine_params);
+  g_autofree char *method = shepard_method_spec_format (&engine_params);
   ShepardExportTarget target = {
     .value_path = self->value_path,
     .extra_bands = self->extra_bands,
     .alpha_path = self->plane_paths[0],
     .r_path = self->plane_paths[1],
     .r_obs_path = self->plane_paths[2],
-    .driver_name = format < self->formats->len
-                     ? ((const ShepardWritableFormat *) g_ptr_array_index (self->formats, format))->driver_name
-                     : NULL,
-    .sample_type = gtk_drop_down_get_selected (self->type_dropdown) == 1 ? SHEPARD_SAMPLE_FLOAT64
-                                                                         : SHEPARD_SAMPLE_FLOAT32,
+    .driver_name = chosen_driver (self),
+    .sample_type = chosen_sample_type (self),
+    .creation_options = (const char *const *) self->creation_options,
+    .method = method,
   };
   /* A request the format cannot hold (PNG with float bands, ...) is refused now, before any computing. */
   if (!shepard_document_check_export (self->document, &self->params, &target, &error))
     {
-      gtk_label_set_text (self->error_label, error->message);
-      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+      show_error (self, error->message);
       return;
     }
 
@@ -468,7 +665,9 @@ shepard_export_dialog_finalize (GObject *object)
   ShepardExportDialog *self = SHEPARD_EXPORT_DIALOG (object);
 
   g_clear_object (&self->document);
+  g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
+  g_strfreev (self->creation_options);
   g_ptr_array_unref (self->formats);
   g_free (self->report);
   g_free (self->value_path);
@@ -494,6 +693,11 @@ shepard_export_dialog_class_init (ShepardExportDialogClass *klass)
                                                "/io/github/shepard/Shepard/ui/shepard-export-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, form);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, path_entry);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, options_entry);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, options_label);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, margin_caption);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, margin_box);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, margin_spin);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, format_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, type_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, extent_dropdown);
@@ -521,6 +725,8 @@ shepard_export_dialog_class_init (ShepardExportDialogClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_choose_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_path_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_grid_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_margin_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_options_changed);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
 
@@ -530,6 +736,7 @@ shepard_export_dialog_init (ShepardExportDialog *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   list_writable_formats (self);
   g_signal_connect_swapped (self->format_dropdown, "notify::selected", G_CALLBACK (on_format_changed), self);
+  g_signal_connect_swapped (self->type_dropdown, "notify::selected", G_CALLBACK (on_options_changed), self);
   /* Connected after the template is built: its dropdowns' initial selection has no extent to show yet. */
   g_signal_connect_swapped (self->extent_dropdown, "notify::selected", G_CALLBACK (on_extent_mode_changed), self);
   g_signal_connect_swapped (self->size_dropdown, "notify::selected", G_CALLBACK (on_size_mode_changed), self);
@@ -537,39 +744,50 @@ shepard_export_dialog_init (ShepardExportDialog *self)
 
 ShepardExportDialog *
 shepard_export_dialog_new (GtkWindow *parent, ShepardDocument *document, const shepard_params *params,
-                           const double *visible_extent)
+                           const double *visible_extent, GSettings *settings)
 {
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (SHEPARD_IS_DOCUMENT (document), NULL);
   g_return_val_if_fail (params != NULL, NULL);
+  g_return_val_if_fail (settings == NULL || G_IS_SETTINGS (settings), NULL);
 
   ShepardExportDialog *self = g_object_new (SHEPARD_TYPE_EXPORT_DIALOG, "transient-for", parent, NULL);
   const ShepardPointLayer *points = shepard_document_get_points (document);
+  double *bounds = self->data_bounds;
 
   self->document = g_object_ref (document);
   self->params = *params;
-  shepard_document_get_extent (document, self->data_extent);
+  self->settings = settings != NULL ? g_object_ref (settings) : NULL;
+  shepard_document_get_bounds (document, &bounds[0], &bounds[1], &bounds[2], &bounds[3]);
   self->has_view_extent = visible_extent != NULL;
   if (visible_extent != NULL)
     memcpy (self->view_extent, visible_extent, sizeof self->view_extent);
-  /* A round cell size near DEFAULT_EXPORT_CELLS cells along the longer side. */
-  double cell = MAX (self->data_extent[2] - self->data_extent[0], self->data_extent[3] - self->data_extent[1])
-                / DEFAULT_EXPORT_CELLS;
-  double magnitude = pow (10, floor (log10 (cell)));
+  /* A round cell size near DEFAULT_EXPORT_CELLS cells along the longer side (one map unit for points in a spot). */
+  double cell = MAX (bounds[2] - bounds[0], bounds[3] - bounds[1]) / DEFAULT_EXPORT_CELLS;
+  double magnitude = cell > 0.0 ? pow (10, floor (log10 (cell))) : 1.0;
   self->updating = TRUE;
-  gtk_spin_button_set_value (self->resolution_spin, ceil (cell / magnitude) * magnitude);
+  gtk_spin_button_set_value (self->resolution_spin, cell > 0.0 ? ceil (cell / magnitude) * magnitude : 1.0);
+  if (self->settings != NULL)
+    restore_choices (self);
   self->updating = FALSE;
   on_extent_mode_changed (self);
+  on_planes_changed (self);
 
-  g_autofree char *folder = g_path_get_dirname (points->source);
-  g_autofree char *base = g_path_get_basename (points->source);
+  g_autofree char *folder = default_folder (self->settings);
+  g_autofree char *base = g_path_get_basename (points->source != NULL ? points->source : points->layer_name);
   char *dot = strrchr (base, '.');
   if (dot != NULL)
     *dot = '\0';
-  g_autofree char *name = g_strdup_printf ("%s-%s-%s.tif", base, points->field_name,
-                                           params->method == SHEPARD_METHOD_AIDW ? "aidw" : "idw");
+  guint format = gtk_drop_down_get_selected (self->format_dropdown);
+  const char *extension = format < self->formats->len
+                            ? ((const ShepardWritableFormat *) g_ptr_array_index (self->formats, format))->extension
+                            : "tif";
+  g_autofree char *name = g_strdup_printf ("%s-%s-%s.%s", base, points->field_name,
+                                           params->method == SHEPARD_METHOD_AIDW ? "aidw" : "idw", extension);
   g_autofree char *path = g_build_filename (folder, name, NULL);
   gtk_editable_set_text (GTK_EDITABLE (self->path_entry), path);
+  show_default_options (self);
+  on_options_changed (self);
   /* IDW's power is one number: a raster of it says nothing; R and r_obs exist for AIDW only. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->alpha_check), params->method == SHEPARD_METHOD_AIDW);
   gtk_widget_set_sensitive (GTK_WIDGET (self->r_check), params->method == SHEPARD_METHOD_AIDW);

@@ -10,10 +10,13 @@ G_BEGIN_DECLS
 #define SHEPARD_TYPE_EXPORT_DIALOG (shepard_export_dialog_get_type ())
 G_DECLARE_FINAL_TYPE (ShepardExportDialog, shepard_export_dialog, SHEPARD, EXPORT_DIALOG, GtkWindow)
 
-/* A dialog that exports document with params. The data's extent is the default extent; visible_extent
- * ({x_min, y_min, x_max, y_max}, or NULL when the map has none) is offered as the other. */
+/* A dialog that exports document with params. The points' bounding box, with the Margin (%) chosen (0 by default,
+ * as shepard-grid --margin), is the default extent; visible_extent ({x_min, y_min, x_max, y_max}, or NULL when the
+ * map has none) is offered as the other. settings (NULL: none) gives the last folder, format, data type, creation
+ * options, extra bands and margin, and keeps them after each export written. */
 ShepardExportDialog *shepard_export_dialog_new (GtkWindow *parent, ShepardDocument *document,
-                                                const shepard_params *params, const double *visible_extent);
+                                                const shepard_params *params, const double *visible_extent,
+                                                GSettings *settings);
 
 void shepard_export_dialog_set_path (ShepardExportDialog *self, const char *path);
 /* Starts the export as the Export button does; the dialog closes itself once the raster is written, or shows why not.

@@ -9,7 +9,7 @@
 /* What the options say together, checked once all are read. */
 typedef struct {
   ShepardGridOptions *options;
-  gboolean has_x_extent, has_y_extent, has_size;
+  gboolean has_x_extent, has_y_extent, has_size, has_margin;
 } ParseState;
 
 static gboolean
@@ -88,6 +88,19 @@ handle_resolution (gpointer target, const char *synopsis, const char *const *val
     return shepard_usage_error (error, "%s needs cell sizes above zero, not %s and %s", synopsis, values[0],
                                 values[1]);
   options->has_resolution = TRUE;
+  return TRUE;
+}
+
+static gboolean
+handle_margin (gpointer target, const char *synopsis, const char *const *values, GError **error)
+{
+  ParseState *state = target;
+  double margin;
+
+  if (!parse_number (values[0], &margin) || !isfinite (margin) || margin < 0.0)
+    return shepard_usage_error (error, "%s needs a percentage of 0 or more, not \"%s\"", synopsis, values[0]);
+  state->options->margin_percent = margin;
+  state->has_margin = TRUE;
   return TRUE;
 }
 
@@ -175,6 +188,9 @@ check_combination (const ParseState *state, GError **error)
     return shepard_usage_error (error, "-zfield FIELD is missing: name the numeric field to interpolate");
   if (state->has_x_extent != state->has_y_extent)
     return shepard_usage_error (error, "-txe XMIN XMAX and -tye YMIN YMAX go together: give both or neither");
+  if (state->has_margin && state->has_x_extent)
+    return shepard_usage_error (error, "--margin grows the points' bounding box, -txe and -tye replace it: give one "
+                                       "of them");
   if (state->has_size && options->has_resolution)
     return shepard_usage_error (error, "-outsize W H and -tr XRES YRES exclude each other: give one of them");
   return TRUE;
@@ -203,6 +219,7 @@ shepard_grid_options_parse (ShepardGridOptions *options, int argc, const char *c
     { "-a", 1, "-a METHOD", shepard_option_store_string, &options->method, NULL },
     { "-txe", 2, "-txe XMIN XMAX", handle_x_extent, &state, NULL },
     { "-tye", 2, "-tye YMIN YMAX", handle_y_extent, &state, NULL },
+    { "--margin", 1, "--margin PERCENT", handle_margin, &state, NULL },
     { "-outsize", 2, "-outsize W H", handle_size, &state, NULL },
     { "-tr", 2, "-tr XRES YRES", handle_resolution, options, NULL },
     { "-of", 1, "-of FORMAT", shepard_option_store_string, &options->format, NULL },
@@ -247,7 +264,8 @@ const char *
 shepard_grid_usage (void)
 {
   return "Usage: shepard-grid [-l LAYER] -zfield FIELD [-oo NAME=VALUE]... [-a METHOD]\n"
-         "                    [-txe XMIN XMAX -tye YMIN YMAX] [-outsize W H | -tr XRES YRES]\n"
+         "                    [-txe XMIN XMAX -tye YMIN YMAX | --margin PERCENT]\n"
+         "                    [-outsize W H | -tr XRES YRES]\n"
          "                    [-of FORMAT] [-co NAME=VALUE]... [-ot Float32|Float64] [-a_nodata V]\n"
          "                    [--backend auto|cpu|cuda] [--extra-bands LIST] [--alpha-out FILE]\n"
          "                    [--r-out FILE] [--robs-out FILE] [-q] SRC DST\n"
@@ -268,12 +286,17 @@ shepard_grid_usage (void)
          "                       rexp is what r_obs is compared with: nearest (default, the papers' expected\n"
          "                       nearest-neighbour distance) or knn (the expected mean distance to the k nearest)\n"
          "  -txe, -tye           extent of the raster (default: the points' bounding box)\n"
+         "  --margin PERCENT     grow the points' bounding box on every side by PERCENT of its longer side\n"
+         "                       (default: 0, the box itself; the desktop app's Margin (%) is the same)\n"
          "  -outsize W H         raster size in cells (default: 256 256)\n"
          "  -tr XRES YRES        cell size instead of -outsize\n"
          "  -of FORMAT           GDAL raster driver (default: GTiff)\n"
-         "  -co NAME=VALUE       creation option of the output driver\n"
+         "  -co NAME=VALUE       creation option of the output driver; GTiff is written with TILED=YES,\n"
+         "                       COMPRESS=DEFLATE and PREDICTOR=3, COG with COMPRESS=DEFLATE and PREDICTOR=YES,\n"
+         "                       unless -co gives those keys (a -co COMPRESS drops the default PREDICTOR)\n"
          "  -ot TYPE             Float32 (default, fast single-precision path) or Float64 (double precision)\n"
-         "  -a_nodata V          nodata value to record in the raster\n"
+         "  -a_nodata V          nodata value recorded on every band (default: -9999, or the data type's\n"
+         "                       lowest value when the field's values reach -9999)\n"
          "  --backend B          auto (default: CUDA when a GPU is present, else the CPU), cpu or cuda\n"
          "  --extra-bands LIST   add to DST, after the values in band 1, a band for each of a comma list of\n"
          "                       alpha, r and robs, always in that order; the bands are described by FIELD,\n"
@@ -284,6 +307,8 @@ shepard_grid_usage (void)
          "                       points in map units (aidw only)\n"
          "  -q                   quiet: no progress bar nor report\n"
          "\n"
-         "Grid nodes are cell centres, as with gdal_grid. Ctrl-C cancels and leaves no output.\n"
+         "Grid nodes are cell centres, as with gdal_grid. Every raster carries in its metadata where it comes\n"
+         "from (SHEPARD_SOURCE, _LAYER, _FIELD, _OPEN_OPTIONS, _POINTS, _METHOD, _ENGINE, _VERSION; gdalinfo\n"
+         "shows them). Ctrl-C cancels and leaves no output.\n"
          "Exit status: 0 done, 1 failed, 2 wrong command line or parameters, 128+N stopped by signal N.\n";
 }

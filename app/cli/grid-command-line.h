@@ -21,6 +21,7 @@ typedef struct {
   char *method;           /* "idw" unless -a */
   gboolean has_extent;
   double x_min, x_max, y_min, y_max;
+  double margin_percent;  /* --margin: the points' bounding box grown by this % of its longer side; 0 by default */
   gboolean has_resolution;
   double x_resolution, y_resolution;
   size_t width, height;   /* SHEPARD_GRID_DEFAULT_SIZE unless -outsize; unused with -tr */

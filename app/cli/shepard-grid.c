@@ -2,17 +2,20 @@
 /* shepard-grid: interpolates a point layer into a raster from the command line, in the manner of gdal_grid. */
 #include <gdal.h>
 #include <glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli-run.h"
 #include "engine-autocleanups.h"
+#include "export-extent.h"
 #include "file-identity.h"
 #include "grid-command-line.h"
 #include "grid-export.h"
 #include "grid-extent.h"
 #include "method-spec.h"
 #include "point-layer.h"
+#include "raster-metadata.h"
 #include "shepard-app-error.h"
 #include "terminal-progress.h"
 
@@ -49,15 +52,17 @@ plan_grid (const ShepardGridOptions *options, const shepard_engine *engine, shep
 
   if (!options->has_extent)
     {
-      shepard_engine_bounds (engine, &x_min, &y_min, &x_max, &y_max);
-      if (!(x_max > x_min) || !(y_max > y_min))
+      double bounds[4], extent[4];
+      shepard_engine_bounds (engine, &bounds[0], &bounds[1], &bounds[2], &bounds[3]);
+      if (!shepard_export_extent (bounds, options->margin_percent, extent, error))
         {
-          g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_DEGENERATE_AREA,
-                       "the points span no area (x %.17g to %.17g, y %.17g to %.17g): give the raster's extent with "
-                       "-txe XMIN XMAX -tye YMIN YMAX",
-                       x_min, x_max, y_min, y_max);
+          g_prefix_error (error, "-txe XMIN XMAX -tye YMIN YMAX or --margin PERCENT: ");
           return FALSE;
         }
+      x_min = extent[0];
+      y_min = extent[1];
+      x_max = extent[2];
+      y_max = extent[3];
     }
   size_t width = options->width, height = options->height;
   if (options->has_resolution
@@ -66,10 +71,25 @@ plan_grid (const ShepardGridOptions *options, const shepard_engine *engine, shep
     return FALSE;
   if (!shepard_grid_from_extent (x_min, x_max, y_min, y_max, width, height, grid, error))
     return FALSE;
+  const double corners[4] = { x_min, x_max, y_min, y_max };
+  int decimals = shepard_export_decimals (corners, G_N_ELEMENTS (corners), MIN (grid->dx, grid->dy));
   if (!options->quiet)
-    fprintf (stderr, "Grid: %zu x %zu cells of %.6g x %.6g, x %.17g to %.17g, y %.17g to %.17g\n", grid->width,
-             grid->height, grid->dx, grid->dy, x_min, x_max, y_min, y_max);
+    fprintf (stderr, "Grid: %zu x %zu cells of %.6g x %.6g, x %.*f to %.*f, y %.*f to %.*f\n", grid->width,
+             grid->height, grid->dx, grid->dy, decimals, x_min, decimals, x_max, decimals, y_min, decimals, y_max);
   return TRUE;
+}
+
+static double
+default_nodata (GDALDataType data_type, const ShepardPointLayer *points)
+{
+  double value_min = INFINITY, value_max = -INFINITY;
+
+  for (size_t i = 0; i < points->count; i++)
+    {
+      value_min = MIN (value_min, points->z[i]);
+      value_max = MAX (value_max, points->z[i]);
+    }
+  return shepard_raster_default_nodata (data_type, value_min, value_max);
 }
 
 static gboolean
@@ -106,6 +126,9 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   if (!options->quiet)
     shepard_cli_report_points (points);
   request.format.crs_wkt = points->crs_wkt;
+  if (!options->has_nodata)
+    request.format.nodata = default_nodata (request.format.data_type, points);
+  request.format.has_nodata = TRUE;
 
   shepard_precision precision = options->float64 ? SHEPARD_PRECISION_FLOAT64 : SHEPARD_PRECISION_FLOAT32;
   g_autoptr (shepard_engine) engine = shepard_cli_start_engine (options->backend, precision, points, options->quiet,
@@ -113,6 +136,19 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   shepard_grid grid;
   if (engine == NULL || !plan_grid (options, engine, &grid, error))
     return FALSE;
+  g_autofree char *method = shepard_method_spec_format (&params);
+  ShepardRasterProvenance provenance = {
+    .source = options->source,
+    .layer = points->layer_name,
+    .field = points->field_name,
+    .open_options = (const char *const *) options->open_options,
+    .n_points = points->count,
+    .method = method,
+    .engine = engine,
+    .precision = precision,
+  };
+  g_auto (GStrv) metadata = shepard_raster_metadata_new (&provenance);
+  request.format.metadata = (const char *const *) metadata;
   return shepard_grid_export (engine, &params, &grid, &request, shepard_terminal_progress_report, bar, error);
 }
 

@@ -73,6 +73,11 @@ describe_dataset (GDALDatasetH dataset, const ShepardRasterFormat *format, const
       set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "storing the CRS of", target_path);
       return FALSE;
     }
+  if (format->metadata != NULL && GDALSetMetadata (dataset, (CSLConstList) format->metadata, NULL) != CE_None)
+    {
+      set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, trap, "storing the metadata of", target_path);
+      return FALSE;
+    }
   for (int i = 0; i < GDALGetRasterCount (dataset); i++)
     {
       GDALRasterBandH band = GDALGetRasterBand (dataset, i + 1);

@@ -19,6 +19,34 @@ report_cancelled (GError **error)
   return FALSE;
 }
 
+/* The format as every raster is written in it: the driver's default creation options added to the request's, and a
+ * nodata value on every band even where the request gives none. */
+typedef struct {
+  ShepardRasterFormat format;
+  char **creation_options;
+} WrittenFormat;
+
+static void
+written_format_init (WrittenFormat *written, const ShepardRasterFormat *requested)
+{
+  written->format = *requested;
+  written->creation_options = shepard_raster_format_creation_options (requested);
+  written->format.creation_options = (const char *const *) written->creation_options;
+  if (!requested->has_nodata)
+    {
+      written->format.has_nodata = TRUE;
+      written->format.nodata = shepard_raster_default_nodata (requested->data_type, NAN, NAN);
+    }
+}
+
+static void
+written_format_clear (WrittenFormat *written)
+{
+  g_clear_pointer (&written->creation_options, g_strfreev);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WrittenFormat, written_format_clear)
+
 /* The surfaces of an export, in the order of the bands of the value raster. */
 typedef enum {
   PLANE_VALUES,
@@ -94,7 +122,9 @@ shepard_grid_export_check (const shepard_params *params, const ShepardGridExport
   size_t value_bands = 1;
   for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
     value_bands += (request->extra_bands & planes[plane].flag) != 0;
-  return shepard_raster_format_find_driver_for_bands (&request->format, value_bands, error) != NULL;
+  g_auto (WrittenFormat) written = { 0 };
+  written_format_init (&written, &request->format);
+  return shepard_raster_format_find_driver_for_bands (&written.format, value_bands, error) != NULL;
 }
 
 /* One raster to write and the plane each of its bands holds. */
@@ -145,8 +175,10 @@ static gboolean
 create_rasters (const ShepardGridExport *request, const shepard_grid *grid, ExportPlan *plan, GError **error)
 {
   double geotransform[6];
+  g_auto (WrittenFormat) written = { 0 };
 
   shepard_grid_geotransform (grid, geotransform);
+  written_format_init (&written, &request->format);
   for (size_t i = 0; i < plan->n_rasters; i++)
     {
       ExportRaster *output = &plan->rasters[i];
@@ -157,7 +189,7 @@ create_rasters (const ShepardGridExport *request, const shepard_grid *grid, Expo
                                : planes[output->bands[band]].name;
       /* One band needs no name; left undescribed, it is written as before (no PAM side-car where a format cannot
        * store descriptions). */
-      output->raster = shepard_atomic_raster_create_bands (plane_path (request, output->bands[0]), &request->format,
+      output->raster = shepard_atomic_raster_create_bands (plane_path (request, output->bands[0]), &written.format,
                                                            grid->width, grid->height, output->n_bands,
                                                            output->n_bands > 1 ? descriptions : NULL, geotransform,
                                                            error);

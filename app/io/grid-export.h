@@ -27,6 +27,8 @@ typedef enum {
 typedef struct {
   const char *value_path;
   const char *alpha_path; /* also write the power alpha of every cell to a raster of its own here; NULL: don't */
+  /* Written with the driver's default creation options added (shepard_raster_format_creation_options), its
+   * metadata in every raster and a nodata value on every band: the format's, else -9999. */
   ShepardRasterFormat format;
   size_t band_bytes;      /* 0: SHEPARD_GRID_EXPORT_BAND_BYTES */
   /* Planes added to the value raster as bands 2, 3, ... always in the order alpha, R, r_obs; band 1 stays the

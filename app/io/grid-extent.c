@@ -87,14 +87,16 @@ shepard_grid_geotransform (const shepard_grid *grid, double geotransform[6])
 }
 
 void
-shepard_extent_around_points (double x_min, double y_min, double x_max, double y_max, double extent[4])
+shepard_extent_of_points (double x_min, double y_min, double x_max, double y_max, double extent[4])
 {
-  double margin = MAX (MAX (x_max - x_min, y_max - y_min), 1.0) * SHEPARD_EXTENT_MARGIN;
+  double width = x_max - x_min, height = y_max - y_min;
+  double longer = MAX (width, height), filler = longer > 0.0 ? longer : 1.0;
+  double half_width = width > 0.0 ? 0.0 : 0.5 * filler, half_height = height > 0.0 ? 0.0 : 0.5 * filler;
 
-  extent[0] = x_min - margin;
-  extent[1] = y_min - margin;
-  extent[2] = x_max + margin;
-  extent[3] = y_max + margin;
+  extent[0] = x_min - half_width;
+  extent[1] = y_min - half_height;
+  extent[2] = x_max + half_width;
+  extent[3] = y_max + half_height;
 }
 
 void

@@ -22,11 +22,10 @@ gboolean shepard_grid_cells_for_resolution (double extent, double resolution, co
 
 void shepard_grid_geotransform (const shepard_grid *grid, double geotransform[6]);
 
-/* The area shown and exported by default around points with these bounds: the bounds grown on every side by
- * SHEPARD_EXTENT_MARGIN of their longer side (at least 1 map unit, so that one point, or points on a line, still
- * get an area). */
-#define SHEPARD_EXTENT_MARGIN 0.05
-void shepard_extent_around_points (double x_min, double y_min, double x_max, double y_max, double extent[4]);
+/* The area previewed by default, as exported by default (export-extent.h with no margin): the points' bounding box.
+ * A side of no length (one point, points on a line) gets the other side's length, or 1 map unit when both have
+ * none, centred on the points, so that there is an area to show. */
+void shepard_extent_of_points (double x_min, double y_min, double x_max, double y_max, double extent[4]);
 
 /* A preview grid over exactly extent {x_min, y_min, x_max, y_max}, long_side cells along its longer side and the
  * other side in proportion. Grids of any resolution over one extent cover the same area, so that a coarse frame and

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "raster-format.h"
 
+#include <cpl_string.h>
 #include <cpl_vsi.h>
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "gdal-autocleanups.h"
@@ -15,6 +18,71 @@ shepard_raster_driver_can_create (GDALDriverH driver)
   g_return_val_if_fail (driver != NULL, FALSE);
 
   return shepard_gdal_driver_has_capability (driver, GDAL_DCAP_CREATE);
+}
+
+#define FALLBACK_NODATA (-9999.0)
+
+double
+shepard_raster_default_nodata (GDALDataType data_type, double value_min, double value_max)
+{
+  g_return_val_if_fail (data_type == GDT_Float32 || data_type == GDT_Float64, FALLBACK_NODATA);
+
+  if (!(value_min <= FALLBACK_NODATA && FALLBACK_NODATA <= value_max))
+    return FALLBACK_NODATA;
+  return data_type == GDT_Float32 ? -FLT_MAX : -DBL_MAX;
+}
+
+static gboolean
+has_option (const char *const *options, const char *name)
+{
+  return CSLFetchNameValue ((CSLConstList) options, name) != NULL;
+}
+
+char **
+shepard_raster_format_creation_options (const ShepardRasterFormat *format)
+{
+  g_return_val_if_fail (format != NULL, NULL);
+
+  const char *const *given = format->creation_options;
+  const char *driver = format->driver_name != NULL ? format->driver_name : SHEPARD_RASTER_DEFAULT_DRIVER;
+  g_autoptr (GStrvBuilder) options = g_strv_builder_new ();
+  gboolean geotiff = g_ascii_strcasecmp (driver, "GTiff") == 0, cog = g_ascii_strcasecmp (driver, "COG") == 0;
+
+  if (given != NULL)
+    g_strv_builder_addv (options, (const char **) given);
+  if (geotiff && !has_option (given, "TILED"))
+    g_strv_builder_add (options, "TILED=YES");
+  /* The predictor belongs to the default compression: a compression the user chose may not take it. */
+  if ((geotiff || cog) && !has_option (given, "COMPRESS"))
+    {
+      g_strv_builder_add (options, "COMPRESS=DEFLATE");
+      if (!has_option (given, "PREDICTOR"))
+        g_strv_builder_add (options, geotiff ? "PREDICTOR=3" : "PREDICTOR=YES");
+    }
+  return g_strv_builder_end (options);
+}
+
+char **
+shepard_raster_creation_options_parse (const char *text, GError **error)
+{
+  g_return_val_if_fail (text != NULL, NULL);
+
+  g_auto (GStrv) words = g_strsplit_set (text, " \t\n", -1);
+  g_autoptr (GStrvBuilder) options = g_strv_builder_new ();
+  for (char **word = words; *word != NULL; word++)
+    {
+      if (**word == '\0')
+        continue;
+      const char *equals = strchr (*word, '=');
+      if (equals == NULL || equals == *word)
+        {
+          g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
+                       "creation option \"%s\" must be written NAME=VALUE (options are separated by spaces)", *word);
+          return NULL;
+        }
+      g_strv_builder_add (options, *word);
+    }
+  return g_strv_builder_end (options);
 }
 
 static gboolean
@@ -47,8 +115,10 @@ check_creation_options (GDALDriverH driver, const char *const *options, GError *
   if (!GDALValidateCreationOptions (driver, (CSLConstList) options))
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT,
-                   "a creation option is not right for the %s format: %s", GDALGetDriverShortName (driver),
-                   shepard_gdal_error_trap_reason (&trap, "an option or its value is not valid"));
+                   "a creation option is not right for the %s format: %s (gdalinfo --format %s lists the options)",
+                   GDALGetDriverShortName (driver),
+                   shepard_gdal_error_trap_reason (&trap, "an option or its value is not valid"),
+                   GDALGetDriverShortName (driver));
       return FALSE;
     }
   return TRUE;

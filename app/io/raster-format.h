@@ -11,12 +11,27 @@ typedef struct {
   const char *driver_name;             /* GDAL short name; NULL: GTiff */
   GDALDataType data_type;              /* GDT_Float32 or GDT_Float64 */
   const char *crs_wkt;                 /* NULL: no CRS */
-  gboolean has_nodata;
+  gboolean has_nodata;                 /* FALSE: grid-export writes shepard_raster_default_nodata's -9999 */
   double nodata;
   const char *const *creation_options; /* NAME=VALUE, NULL-terminated; may be NULL */
+  const char *const *metadata;         /* NAME=VALUE dataset metadata (default domain); may be NULL */
 } ShepardRasterFormat;
 
 #define SHEPARD_RASTER_DEFAULT_DRIVER "GTiff"
+
+/* The nodata value where the user gives none: -9999, unless interpolated values can reach it (they lie within the
+ * data's values [value_min, value_max]; NaN bounds: unknown, taken as not reaching it), then the lowest finite value
+ * of data_type, which no interpolation of finite data below it can produce. */
+double shepard_raster_default_nodata (GDALDataType data_type, double value_min, double value_max);
+
+/* The creation options a raster is written with: the format's own, then the driver's defaults for each key not
+ * given: GTiff TILED=YES, COMPRESS=DEFLATE and, when COMPRESS is not given, PREDICTOR=3 (floating point); COG
+ * COMPRESS=DEFLATE and, when COMPRESS is not given, PREDICTOR=YES. Free with g_strfreev. */
+char **shepard_raster_format_creation_options (const ShepardRasterFormat *format);
+
+/* Splits "NAME=VALUE NAME=VALUE" (as a dialog's entry holds them, separated by spaces) into a list; each word must
+ * have a name and '=' (SHEPARD_APP_ERROR_FORMAT otherwise). An empty text gives an empty list. g_strfreev. */
+char **shepard_raster_creation_options_parse (const char *text, GError **error);
 
 /* The format's driver, once it is known to write this raster: it exists, writes rasters (with Create, or with
  * CreateCopy from a temporary GeoTIFF), can store the data type and knows every creation option.

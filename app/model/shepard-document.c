@@ -12,6 +12,7 @@
 #include "grid-export.h"
 #include "grid-extent.h"
 #include "point-layer.h"
+#include "raster-metadata.h"
 #include "shepard-app-error.h"
 #include "shepard-document-private.h"
 
@@ -280,7 +281,7 @@ shepard_document_get_extent (ShepardDocument *self, double extent[4])
       return;
     }
   shepard_engine_bounds (self->engine, &x_min, &y_min, &x_max, &y_max);
-  shepard_extent_around_points (x_min, y_min, x_max, y_max, extent);
+  shepard_extent_of_points (x_min, y_min, x_max, y_max, extent);
 }
 
 double
@@ -484,6 +485,10 @@ typedef struct {
   ShepardGridExportPlanes extra_bands;
   char *driver_name;
   ShepardSampleType sample_type;
+  char **creation_options;
+  gboolean has_nodata;
+  double nodata;
+  char *method;
   ShepardProgressRelay *progress;
 } ExportRequest;
 
@@ -497,6 +502,8 @@ export_request_free (gpointer data)
   g_free (request->r_path);
   g_free (request->r_obs_path);
   g_free (request->driver_name);
+  g_strfreev (request->creation_options);
+  g_free (request->method);
   shepard_progress_relay_unref (request->progress);
   g_free (request);
 }
@@ -508,23 +515,45 @@ export_progress (double fraction, const char *message, void *data)
 }
 
 static ShepardRasterFormat
-export_format (ShepardDocument *self, const char *driver_name, ShepardSampleType sample_type)
+export_format (ShepardDocument *self, const ShepardExportTarget *target)
 {
+  GDALDataType data_type = target->sample_type == SHEPARD_SAMPLE_FLOAT64 ? GDT_Float64 : GDT_Float32;
+
   return (ShepardRasterFormat) {
-    .driver_name = driver_name,
-    .data_type = sample_type == SHEPARD_SAMPLE_FLOAT64 ? GDT_Float64 : GDT_Float32,
+    .driver_name = target->driver_name,
+    .data_type = data_type,
     .crs_wkt = self->points->crs_wkt,
+    .has_nodata = TRUE,
+    .nodata = target->has_nodata ? target->nodata
+                                 : shepard_raster_default_nodata (data_type, self->value_min, self->value_max),
+    .creation_options = target->creation_options,
   };
+}
+
+void
+shepard_document_get_engine_params (ShepardDocument *self, const shepard_params *params,
+                                    shepard_params *engine_params)
+{
+  g_return_if_fail (SHEPARD_IS_DOCUMENT (self));
+  g_return_if_fail (params != NULL && engine_params != NULL);
+  _shepard_document_engine_params (self, params, engine_params);
 }
 
 static gboolean
 export_work (ShepardDocument *self, gpointer data, GCancellable *cancellable, GError **error)
 {
   ExportRequest *request = data;
+  ShepardExportTarget target = {
+    .driver_name = request->driver_name,
+    .sample_type = request->sample_type,
+    .creation_options = (const char *const *) request->creation_options,
+    .has_nodata = request->has_nodata,
+    .nodata = request->nodata,
+  };
   ShepardGridExport export = {
     .value_path = request->value_path,
     .alpha_path = request->alpha_path,
-    .format = export_format (self, request->driver_name, request->sample_type),
+    .format = export_format (self, &target),
     .extra_bands = request->extra_bands,
     .r_path = request->r_path,
     .r_obs_path = request->r_obs_path,
@@ -533,6 +562,18 @@ export_work (ShepardDocument *self, gpointer data, GCancellable *cancellable, GE
   shepard_params engine_params;
 
   _shepard_document_engine_params (self, &request->params, &engine_params);
+  ShepardRasterProvenance provenance = {
+    .source = self->sandbox ? NULL : self->points->source,
+    .layer = self->points->layer_name,
+    .field = self->points->field_name,
+    .n_points = self->points->count,
+    .method = request->method,
+    .engine = self->engine,
+    /* As _shepard_document_start_engine made it. */
+    .precision = SHEPARD_PRECISION_FLOAT32,
+  };
+  g_auto (GStrv) metadata = request->method != NULL ? shepard_raster_metadata_new (&provenance) : NULL;
+  export.format.metadata = (const char *const *) metadata;
   return shepard_grid_export (self->engine, &engine_params, &request->grid, &export, export_progress,
                               request->progress, error);
 }
@@ -557,6 +598,10 @@ shepard_document_export_async (ShepardDocument *self, const shepard_params *para
   request->extra_bands = target->extra_bands;
   request->driver_name = g_strdup (target->driver_name);
   request->sample_type = target->sample_type;
+  request->creation_options = g_strdupv ((char **) target->creation_options);
+  request->has_nodata = target->has_nodata;
+  request->nodata = target->nodata;
+  request->method = g_strdup (target->method);
   request->progress = shepard_progress_relay_new (progress, progress_target, cancellable);
 
   _shepard_document_start_job (self, shepard_document_export_async, export_work, request, export_request_free,
@@ -573,7 +618,7 @@ shepard_document_check_export (ShepardDocument *self, const shepard_params *para
   ShepardGridExport export = {
     .value_path = target->value_path,
     .alpha_path = target->alpha_path,
-    .format = export_format (self, target->driver_name, target->sample_type),
+    .format = export_format (self, target),
     .extra_bands = target->extra_bands,
     .r_path = target->r_path,
     .r_obs_path = target->r_obs_path,

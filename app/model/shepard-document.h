@@ -41,8 +41,8 @@ const char *shepard_document_get_crs_name (ShepardDocument *self);
  * it, else its WKT; NULL without a CRS. */
 const char *shepard_document_get_crs_definition (ShepardDocument *self);
 void shepard_document_get_bounds (ShepardDocument *self, double *x_min, double *y_min, double *x_max, double *y_max);
-/* {x_min, y_min, x_max, y_max}: the area previewed and exported by default, the bounds with a margin
- * (shepard_extent_around_points). */
+/* {x_min, y_min, x_max, y_max}: the area previewed and exported by default: the points' bounding box
+ * (shepard_extent_of_points), or a sandbox's extent. */
 void shepard_document_get_extent (ShepardDocument *self, double extent[4]);
 double shepard_document_get_value_min (ShepardDocument *self);
 double shepard_document_get_value_max (ShepardDocument *self);
@@ -120,15 +120,23 @@ typedef struct {
   const char *alpha_path, *r_path, *r_obs_path;
   const char *driver_name;
   ShepardSampleType sample_type;
+  const char *const *creation_options; /* NAME=VALUE; NULL: none beyond the driver's defaults */
+  gboolean has_nodata;                 /* FALSE: a nodata value the layer's values cannot reach */
+  double nodata;
+  const char *method;                  /* SHEPARD_METHOD of the metadata: params as shepard-grid -a takes them */
 } ShepardExportTarget;
+
+/* The parameters the engine computes with for params: a sandbox's study area is its extent. */
+void shepard_document_get_engine_params (ShepardDocument *self, const shepard_params *params,
+                                         shepard_params *engine_params);
 
 /* Whether target can be written with params (R and r_obs need AIDW, distinct files, a format that holds the bands),
  * before anything is computed: for a dialog to refuse at once. */
 gboolean shepard_document_check_export (ShepardDocument *self, const shepard_params *params,
                                         const ShepardExportTarget *target, GError **error);
 
-/* Writes target atomically through app/io/grid-export, in a worker thread, with the layer's CRS; band 1 of a
- * multi-band raster is described with the field's name. A cancel ends it with SHEPARD_APP_ERROR_CANCELLED. */
+/* Writes target atomically through app/io/grid-export, in a worker thread, with the layer's CRS and where it comes
+ * from in the metadata (app/io/raster-metadata); band 1 of a multi-band raster is described with the field's name. A cancel ends it with SHEPARD_APP_ERROR_CANCELLED. */
 void shepard_document_export_async (ShepardDocument *self, const shepard_params *params, const shepard_grid *grid,
                                     const ShepardExportTarget *target, ShepardProgressCallback progress,
                                     GObject *progress_target, GCancellable *cancellable,

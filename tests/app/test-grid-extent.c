@@ -97,10 +97,12 @@ test_preview_grids_share_the_extent (void)
 {
   double extent[4];
 
-  /* meuse's bounds: 178605..181390 x 329714..333611, so a 2785 x 3897 box grown by 5 % of 3897 each side. */
-  shepard_extent_around_points (178605, 329714, 181390, 333611, extent);
-  g_assert_cmpfloat_with_epsilon (extent[0], 178605 - 194.85, 1e-9);
-  g_assert_cmpfloat_with_epsilon (extent[3], 333611 + 194.85, 1e-9);
+  /* meuse's bounds, 178605..181390 x 329714..333611: the extent is the box itself, as exported by default. */
+  shepard_extent_of_points (178605, 329714, 181390, 333611, extent);
+  g_assert_cmpfloat (extent[0], ==, 178605);
+  g_assert_cmpfloat (extent[1], ==, 329714);
+  g_assert_cmpfloat (extent[2], ==, 181390);
+  g_assert_cmpfloat (extent[3], ==, 333611);
 
   for (size_t long_side = 32; long_side <= 2048; long_side += 7)
     {
@@ -120,9 +122,16 @@ test_preview_grids_share_the_extent (void)
       g_assert_cmpuint (MAX (fine.width, fine.height), ==, long_side);
     }
 
-  /* One point: an area of 0.1 x 0.1 map units around it. */
-  shepard_extent_around_points (7, 7, 7, 7, extent);
-  g_assert_cmpfloat_with_epsilon (extent[2] - extent[0], 0.1, 1e-12);
+  /* Points on a line from x 10 to 14: a 4 x 4 square centred on it. */
+  shepard_extent_of_points (10, 3, 14, 3, extent);
+  g_assert_cmpfloat (extent[0], ==, 10);
+  g_assert_cmpfloat (extent[2], ==, 14);
+  g_assert_cmpfloat (extent[1], ==, 1);
+  g_assert_cmpfloat (extent[3], ==, 5);
+  /* One point: 1 x 1 map unit around it. */
+  shepard_extent_of_points (7, 7, 7, 7, extent);
+  g_assert_cmpfloat (extent[0], ==, 6.5);
+  g_assert_cmpfloat (extent[3], ==, 7.5);
   shepard_grid fine;
   shepard_grid_for_preview (extent, 100, &fine);
   g_assert_cmpuint (fine.width, ==, 100);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <cpl_conv.h>
+#include <float.h>
 #include <gdal.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -10,8 +11,11 @@
 
 #include "atomic-raster.h"
 #include "engine-autocleanups.h"
+#include "export-extent.h"
 #include "grid-export.h"
 #include "grid-extent.h"
+#include "method-spec.h"
+#include "raster-metadata.h"
 #include "scratch-directory.h"
 #include "shepard-app-error.h"
 
@@ -211,10 +215,11 @@ test_geotiff_float64 (Fixture *fixture, gconstpointer data)
   assert_geotransform (geotransform);
   assert_idw_values (fixture, values, 1e-12);
 
+  /* No nodata asked for: -9999 all the same, which IDW of values in [10, 200] cannot produce. */
   GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
-  int has_nodata = TRUE;
-  GDALGetRasterNoDataValue (GDALGetRasterBand (dataset, 1), &has_nodata);
-  g_assert_false (has_nodata);
+  int has_nodata = FALSE;
+  g_assert_cmpfloat (GDALGetRasterNoDataValue (GDALGetRasterBand (dataset, 1), &has_nodata), ==, -9999.0);
+  g_assert_true (has_nodata);
   GDALClose (dataset);
 }
 
@@ -325,7 +330,7 @@ test_cog_through_copy (Fixture *fixture, gconstpointer data)
   GDALClose (dataset);
 }
 
-/* ENVI writes a header beside the data: both arrive, nothing else is left. */
+/* ENVI writes a header beside the data, and the nodata value in GDAL's side-car: all arrive, nothing else is left. */
 static void
 test_multi_file_format (Fixture *fixture, gconstpointer data)
 {
@@ -343,13 +348,238 @@ test_multi_file_format (Fixture *fixture, gconstpointer data)
   g_assert_no_error (error);
   g_autofree char *left = scratch_directory_list (fixture->directory);
   g_test_message ("files: %s", left);
-  g_assert_true (g_str_has_prefix (left, "idw.bil idw.hdr"));
+  g_assert_cmpstr (left, ==, "idw.bil idw.bil.aux.xml idw.hdr");
 
   double geotransform[6];
   g_autofree double *values = read_raster (path, GDT_Float64, geotransform);
   assert_geotransform (geotransform);
   assert_crs_is_utm_31n (path);
   assert_idw_values (fixture, values, 1e-12);
+}
+
+/* Band 1 of a raster of the fixture's grid, whatever its band count. */
+static double *
+read_band_of (const Fixture *fixture, const char *name)
+{
+  g_autofree char *path = fixture_path (fixture, name);
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+  double *values = g_new (double, WIDTH * HEIGHT);
+
+  g_assert_nonnull (dataset);
+  g_assert_cmpint (GDALRasterIO (GDALGetRasterBand (dataset, 1), GF_Read, 0, 0, WIDTH, HEIGHT, values, WIDTH, HEIGHT,
+                                 GDT_Float64, 0, 0), ==, CE_None);
+  GDALClose (dataset);
+  return values;
+}
+
+/* Every raster of an export, the one of α beside it included, carries where it comes from; the method string in it
+ * parses back to the very parameters. */
+static void
+test_metadata_round_trip (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = fixture_path (fixture, "aidw.tif");
+  g_autofree char *alpha_path = fixture_path (fixture, "aidw-alpha.tif");
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  params.k = 9;
+  params.alpha[0] = 1.1;
+  params.alpha[4] = 4.0000000000000009;
+  params.r_min = 0.25;
+  params.area_mode = SHEPARD_AREA_GIVEN;
+  params.area = 1234567.0 / 3.0;
+  params.neighbors = 21;
+  params.rexp = SHEPARD_REXP_KNN;
+  g_autofree char *method = shepard_method_spec_format (&params);
+  const char *const open_options[] = { "X_POSSIBLE_NAMES=easting", "Y_POSSIBLE_NAMES=northing", NULL };
+  ShepardRasterProvenance provenance = {
+    .source = "PG:dbname=samples",
+    .layer = "soil\nsamples",
+    .field = "zinc",
+    .open_options = open_options,
+    .n_points = N_POINTS,
+    .method = method,
+    .engine = engine,
+    .precision = SHEPARD_PRECISION_FLOAT64,
+  };
+  g_auto (GStrv) metadata = shepard_raster_metadata_new (&provenance);
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
+  request.alpha_path = alpha_path;
+  request.format.metadata = (const char *const *) metadata;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+  g_assert_no_error (error);
+  const char *const paths[] = { path, alpha_path };
+  for (size_t i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      GDALDatasetH dataset = GDALOpen (paths[i], GA_ReadOnly);
+      g_assert_nonnull (dataset);
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "SHEPARD_SOURCE", NULL), ==, "PG:dbname=samples");
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "SHEPARD_LAYER", NULL), ==, "soil samples");
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "SHEPARD_FIELD", NULL), ==, "zinc");
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "SHEPARD_OPEN_OPTIONS", NULL), ==,
+                       "X_POSSIBLE_NAMES=easting Y_POSSIBLE_NAMES=northing");
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "SHEPARD_POINTS", NULL), ==, "97");
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "SHEPARD_ENGINE", NULL), ==, "cpu float64");
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "SHEPARD_ENGINE_DESCRIPTION", NULL), ==,
+                       shepard_engine_describe (engine));
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "SHEPARD_VERSION", NULL), ==, SHEPARD_TEST_VERSION);
+
+      shepard_params parsed;
+      g_assert_true (shepard_method_spec_parse (GDALGetMetadataItem (dataset, "SHEPARD_METHOD", NULL), &parsed,
+                                                &error));
+      g_assert_no_error (error);
+      g_assert_true (shepard_params_equal (&parsed, &params));
+      GDALClose (dataset);
+    }
+}
+
+/* GeoTIFF is tiled (256 x 256 blocks) and DEFLATE-compressed with the floating-point predictor by default, and every
+ * band has nodata even when the request gives none; keys the request gives win. */
+static void
+test_geotiff_defaults (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  const char *const given[] = { "COMPRESS=ZSTD", "BLOCKXSIZE=16", "BLOCKYSIZE=16", NULL };
+  const struct {
+    const char *name;
+    const char *const *creation_options;
+    const char *compression, *predictor;
+    int block;
+  } cases[] = {
+    { "defaults.tif", NULL, "DEFLATE", "3", 256 },
+    { "given.tif", given, "ZSTD", NULL, 16 },
+  };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = fixture_path (fixture, cases[i].name);
+      ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
+      request.format.creation_options = cases[i].creation_options;
+      request.extra_bands = SHEPARD_GRID_EXPORT_ALL_PLANES;
+      g_autoptr (GError) error = NULL;
+      g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
+      g_assert_no_error (error);
+
+      GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "COMPRESSION", "IMAGE_STRUCTURE"), ==, cases[i].compression);
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "PREDICTOR", "IMAGE_STRUCTURE"), ==, cases[i].predictor);
+      /* GDAL's own default for several bands, which the export keeps. */
+      g_assert_cmpstr (GDALGetMetadataItem (dataset, "INTERLEAVE", "IMAGE_STRUCTURE"), ==, "PIXEL");
+      g_assert_cmpint (GDALGetRasterCount (dataset), ==, 4);
+      for (int band = 1; band <= 4; band++)
+        {
+          int width = 0, height = 0, has_nodata = FALSE;
+          GDALGetBlockSize (GDALGetRasterBand (dataset, band), &width, &height);
+          g_assert_cmpint (width, ==, cases[i].block);
+          g_assert_cmpint (height, ==, cases[i].block);
+          g_assert_cmpfloat (GDALGetRasterNoDataValue (GDALGetRasterBand (dataset, band), &has_nodata), ==, -9999.0);
+          g_assert_true (has_nodata);
+        }
+      GDALClose (dataset);
+    }
+  g_autofree double *values = read_band_of (fixture, "defaults.tif");
+  g_autofree double *given_values = read_band_of (fixture, "given.tif");
+  g_assert_cmpmem (values, WIDTH * HEIGHT * sizeof (double), given_values, WIDTH * HEIGHT * sizeof (double));
+}
+
+static void
+test_default_options_and_nodata (void)
+{
+  const struct {
+    const char *driver;
+    const char *const given[3];
+    const char *expected;
+  } cases[] = {
+    { NULL, { NULL }, "TILED=YES COMPRESS=DEFLATE PREDICTOR=3" },
+    { "GTiff", { "TILED=NO", NULL }, "TILED=NO COMPRESS=DEFLATE PREDICTOR=3" },
+    { "GTiff", { "COMPRESS=LZW", NULL }, "COMPRESS=LZW TILED=YES" },
+    { "GTiff", { "PREDICTOR=1", NULL }, "PREDICTOR=1 TILED=YES COMPRESS=DEFLATE" },
+    { "COG", { NULL }, "COMPRESS=DEFLATE PREDICTOR=YES" },
+    { "ENVI", { "INTERLEAVE=BIL", NULL }, "INTERLEAVE=BIL" },
+    { "AAIGrid", { NULL }, "" },
+  };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      ShepardRasterFormat format = { .driver_name = cases[i].driver, .creation_options = cases[i].given };
+      g_auto (GStrv) options = shepard_raster_format_creation_options (&format);
+      g_autofree char *joined = g_strjoinv (" ", options);
+      g_assert_cmpstr (joined, ==, cases[i].expected);
+    }
+
+  g_assert_cmpfloat (shepard_raster_default_nodata (GDT_Float32, 113, 1839), ==, -9999.0);
+  g_assert_cmpfloat (shepard_raster_default_nodata (GDT_Float32, -9998.5, 0), ==, -9999.0);
+  g_assert_cmpfloat (shepard_raster_default_nodata (GDT_Float64, NAN, NAN), ==, -9999.0);
+  g_assert_cmpfloat (shepard_raster_default_nodata (GDT_Float32, -12000, -20), ==, -FLT_MAX);
+  g_assert_cmpfloat (shepard_raster_default_nodata (GDT_Float64, -9999, -9999), ==, -DBL_MAX);
+
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) parsed = shepard_raster_creation_options_parse ("  TILED=NO \t COMPRESS=LZW  ", &error);
+  g_assert_no_error (error);
+  g_autofree char *joined = g_strjoinv ("|", parsed);
+  g_assert_cmpstr (joined, ==, "TILED=NO|COMPRESS=LZW");
+  g_auto (GStrv) empty = shepard_raster_creation_options_parse ("   ", &error);
+  g_assert_no_error (error);
+  g_assert_null (empty[0]);
+  g_auto (GStrv) bad = shepard_raster_creation_options_parse ("TILED=NO DEFLATE", &error);
+  g_assert_null (bad);
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "\"DEFLATE\" must be written NAME=VALUE"));
+}
+
+/* The default extent is the points' bounding box; a margin grows it by its percentage of the longer side. */
+static void
+test_export_extent (void)
+{
+  const double bounds[4] = { 178605, 329714, 181390, 333611 };
+  double extent[4];
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_export_extent (bounds, 0, extent, &error));
+  for (int i = 0; i < 4; i++)
+    g_assert_cmpfloat (extent[i], ==, bounds[i]);
+  g_assert_true (shepard_export_extent (bounds, 5, extent, &error));
+  const double grown[4] = { 178410.15, 329519.15, 181584.85, 333805.85 };
+  for (int i = 0; i < 4; i++)
+    g_assert_cmpfloat_with_epsilon (extent[i], grown[i], 1e-9);
+
+  /* Points on a line get an area from a margin only; one spot never. */
+  const double line[4] = { 0, 5, 100, 5 }, spot[4] = { 3, 3, 3, 3 };
+  g_assert_false (shepard_export_extent (line, 0, extent, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_DEGENERATE_AREA);
+  g_clear_error (&error);
+  g_assert_true (shepard_export_extent (line, 10, extent, &error));
+  g_assert_cmpfloat (extent[1], ==, -5);
+  g_assert_cmpfloat (extent[3], ==, 15);
+  g_assert_false (shepard_export_extent (spot, 10, extent, &error));
+  g_clear_error (&error);
+  g_assert_false (shepard_export_extent (bounds, -1, extent, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+}
+
+static void
+test_export_decimals (void)
+{
+  const struct {
+    double coordinates[2];
+    double cell;
+    int decimals;
+  } cases[] = {
+    { { 178410.15, 181584.85 }, 40.0626, 2 },  /* as many as the coordinates have, the cell allowing 4 */
+    { { 178410.15, 181584.85 }, 4, 0 },        /* no more than the cell size has */
+    { { 178605, 181389 }, 2.5, 0 },
+    { { 178605.25, 181389 }, 2.5, 1 },
+    { { 0.125, 0.5 }, 0.005, 3 },
+    { { 1.0 / 3.0, 2 }, 1.0 / 3.0, 6 },        /* six significant digits of the cell at most: 0.333333 */
+    { { 178410.15000000001, 0 }, 0.05, 2 },
+  };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmpint (shepard_export_decimals (cases[i].coordinates, 2, cases[i].cell), ==, cases[i].decimals);
 }
 
 static char *
@@ -1045,6 +1275,11 @@ main (int argc, char **argv)
   ADD_TEST ("aidw-alpha-raster", test_aidw_alpha_raster);
   ADD_TEST ("cog-through-copy", test_cog_through_copy);
   ADD_TEST ("multi-file-format", test_multi_file_format);
+  ADD_TEST ("metadata/round-trip", test_metadata_round_trip);
+  ADD_TEST ("geotiff/defaults", test_geotiff_defaults);
+  g_test_add_func ("/app/raster-writer/format/default-options-and-nodata", test_default_options_and_nodata);
+  g_test_add_func ("/app/raster-writer/export-extent", test_export_extent);
+  g_test_add_func ("/app/raster-writer/export-decimals", test_export_decimals);
   ADD_TEST ("atomic/cancel-keeps-existing-target", test_cancel_keeps_existing_target);
   ADD_TEST ("atomic/cancel-during-copy", test_cancel_during_copy);
   ADD_TEST ("atomic/engine-failure-keeps-existing-target", test_engine_failure_keeps_existing_target);

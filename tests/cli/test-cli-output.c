@@ -159,21 +159,57 @@ test_geotiff_nodata (void)
 }
 
 static void
-test_geotiff_deflate (void)
+assert_geotiff_layout (const char *path, const char *compression, const char *predictor, gboolean tiled)
+{
+  GDALDatasetH dataset = GDALOpen (path, GA_ReadOnly);
+  int block_width = 0, block_height = 0;
+
+  g_assert_nonnull (dataset);
+  g_assert_cmpstr (GDALGetMetadataItem (dataset, "COMPRESSION", "IMAGE_STRUCTURE"), ==, compression);
+  g_assert_cmpstr (GDALGetMetadataItem (dataset, "PREDICTOR", "IMAGE_STRUCTURE"), ==, predictor);
+  GDALGetBlockSize (GDALGetRasterBand (dataset, 1), &block_width, &block_height);
+  if (tiled)
+    {
+      /* GTiff's default tile: 256 x 256, wider than the 60-cell raster. */
+      g_assert_cmpint (block_width, ==, 256);
+      g_assert_cmpint (block_height, ==, 256);
+    }
+  else
+    g_assert_cmpint (block_width, ==, GDALGetRasterXSize (dataset));
+  GDALClose (dataset);
+}
+
+/* GeoTIFF is tiled and DEFLATE-compressed with the floating-point predictor unless -co says otherwise, key by key. */
+static void
+test_geotiff_creation_options (void)
 {
   g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
   g_autofree char *source = cli_source_path ("data/meuse.csv");
-  g_autofree char *output = g_build_filename (directory, "deflate.tif", NULL);
-  const char *args[] = { "-zfield", "zinc", MEUSE_EXTENT, MEUSE_SIZE, "-co", "COMPRESS=DEFLATE", "-q", source,
-                         output, NULL };
-  g_autoptr (CliRun) run = cli_run (args);
+  g_autofree char *lzw = g_build_filename (directory, "lzw.tif", NULL);
+  g_autofree char *strips = g_build_filename (directory, "strips.tif", NULL);
   g_autoptr (CliRaster) reference = meuse_zinc_reference_run (directory);
+  g_autofree char *reference_path = g_build_filename (directory, "reference.tif", NULL);
 
-  cli_assert_success (run);
-  g_autoptr (CliRaster) raster = cli_raster_read (output);
-  g_assert_null (reference->compression);
-  g_assert_cmpstr (raster->compression, ==, "DEFLATE");
-  assert_same_values (raster, reference, 0.0);
+  g_assert_cmpstr (reference->compression, ==, "DEFLATE");
+  assert_geotiff_layout (reference_path, "DEFLATE", "3", TRUE);
+
+  const char *lzw_args[] = { "-zfield", "zinc", MEUSE_EXTENT, MEUSE_SIZE, "-co", "COMPRESS=LZW", "-q", source, lzw,
+                             NULL };
+  g_autoptr (CliRun) lzw_run = cli_run (lzw_args);
+  cli_assert_success (lzw_run);
+  /* A compression of the user's own drops the default predictor; tiling stays. */
+  assert_geotiff_layout (lzw, "LZW", NULL, TRUE);
+
+  const char *strip_args[] = { "-zfield", "zinc", MEUSE_EXTENT, MEUSE_SIZE, "-co", "TILED=NO", "-co", "COMPRESS=NONE",
+                               "-q", source, strips, NULL };
+  g_autoptr (CliRun) strip_run = cli_run (strip_args);
+  cli_assert_success (strip_run);
+  assert_geotiff_layout (strips, NULL, NULL, FALSE);
+
+  g_autoptr (CliRaster) lzw_raster = cli_raster_read (lzw);
+  g_autoptr (CliRaster) strip_raster = cli_raster_read (strips);
+  assert_same_values (lzw_raster, reference, 0.0);
+  assert_same_values (strip_raster, reference, 0.0);
   scratch_directory_remove (directory);
 }
 
@@ -536,7 +572,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/output/geotiff/float64", test_geotiff_float64);
   g_test_add_func ("/cli/output/geotiff/explicit-float32", test_geotiff_explicit_float32);
   g_test_add_func ("/cli/output/geotiff/nodata", test_geotiff_nodata);
-  g_test_add_func ("/cli/output/geotiff/deflate", test_geotiff_deflate);
+  g_test_add_func ("/cli/output/geotiff/creation-options", test_geotiff_creation_options);
   g_test_add_func ("/cli/output/create-copy-driver", test_create_copy_driver);
   g_test_add_func ("/cli/output/overwrite-existing", test_overwrite_existing);
   g_test_add_func ("/cli/output/progress", test_progress);
