@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "shepard-status-bar.h"
 
+#include <math.h>
+#include <string.h>
+
+#include "coordinate-transform.h"
+
 struct _ShepardStatusBar
 {
   GtkWidget parent_instance;
@@ -8,6 +13,9 @@ struct _ShepardStatusBar
   /* Template widgets */
   GtkWidget *box; /* the one child, bound so that gtk_widget_dispose_template unparents it */
   GtkLabel *backend_label, *time_label, *cursor_label;
+
+  /* Owned */
+  ShepardCoordinateTransform *coordinates; /* NULL without a CRS or one OGR cannot take to WGS 84 */
 };
 
 G_DEFINE_FINAL_TYPE (ShepardStatusBar, shepard_status_bar, GTK_TYPE_WIDGET)
@@ -59,6 +67,61 @@ shepard_status_bar_clear_surface (ShepardStatusBar *self)
 }
 
 void
+shepard_status_bar_set_crs (ShepardStatusBar *self, const char *crs_wkt)
+{
+  g_return_if_fail (SHEPARD_IS_STATUS_BAR (self));
+
+  g_clear_pointer (&self->coordinates, shepard_coordinate_transform_free);
+  /* A layer without a CRS, or with one PROJ cannot place, still shows its own coordinates. */
+  if (crs_wkt != NULL)
+    self->coordinates = shepard_coordinate_transform_new (crs_wkt, NULL);
+}
+
+/* 179800.4 as "179 800" (thin spaces between thousands, as SI writes them). */
+static char *
+format_grouped (double value, int decimals)
+{
+  g_autofree char *plain = g_strdup_printf ("%.*f", decimals, fabs (value));
+  const char *point = strchr (plain, '.');
+  size_t digits = point != NULL ? (size_t) (point - plain) : strlen (plain);
+  GString *text = g_string_new (value < 0 && strspn (plain, "0.") != strlen (plain) ? "−" : "");
+
+  for (size_t i = 0; i < digits; i++)
+    {
+      if (i > 0 && (digits - i) % 3 == 0)
+        g_string_append (text, "\u2009");
+      g_string_append_c (text, plain[i]);
+    }
+  if (point != NULL)
+    g_string_append (text, point);
+  return g_string_free (text, FALSE);
+}
+
+char *
+shepard_status_bar_format_position (ShepardStatusBar *self, double x, double y)
+{
+  g_return_val_if_fail (SHEPARD_IS_STATUS_BAR (self), NULL);
+
+  if (self->coordinates == NULL)
+    {
+      g_autofree char *x_text = format_grouped (x, 2), *y_text = format_grouped (y, 2);
+      return g_strdup_printf ("%s, %s", x_text, y_text);
+    }
+  gboolean geographic = shepard_coordinate_transform_is_geographic (self->coordinates);
+  /* Whole metres (or feet) are finer than a pointer can aim at this zoom; degrees need five decimals for a metre. */
+  int decimals = geographic ? 5 : 0;
+  g_autofree char *x_text = format_grouped (x, decimals), *y_text = format_grouped (y, decimals);
+  g_autofree char *position = g_strdup_printf ("%s, %s (%s)", x_text, y_text,
+                                               shepard_coordinate_transform_get_crs_name (self->coordinates));
+  double latitude, longitude;
+  if (geographic
+      || !shepard_coordinate_transform_to_lat_lon (self->coordinates, x, y, &latitude, &longitude))
+    return g_steal_pointer (&position);
+  g_autofree char *lat_lon = shepard_coordinate_transform_format_lat_lon (latitude, longitude, 5);
+  return g_strdup_printf ("%s · %s", position, lat_lon);
+}
+
+void
 shepard_status_bar_set_pointer (ShepardStatusBar *self, double x, double y, const ShepardSurface *surface,
                                 const char *field)
 {
@@ -67,10 +130,11 @@ shepard_status_bar_set_pointer (ShepardStatusBar *self, double x, double y, cons
 
   g_return_if_fail (SHEPARD_IS_STATUS_BAR (self));
 
+  g_autofree char *position = shepard_status_bar_format_position (self, x, y);
   if (surface != NULL && shepard_surface_lookup (surface, x, y, &value, &alpha))
-    text = g_strdup_printf ("x %.2f   y %.2f   %s %.4g   α %.3f", x, y, field, value, alpha);
+    text = g_strdup_printf ("%s   %s %.4g   α %.3f", position, field, value, alpha);
   else
-    text = g_strdup_printf ("x %.2f   y %.2f", x, y);
+    text = g_strdup (position);
   gtk_label_set_text (self->cursor_label, text);
 }
 
@@ -84,6 +148,7 @@ shepard_status_bar_clear_pointer (ShepardStatusBar *self)
 static void
 shepard_status_bar_dispose (GObject *object)
 {
+  g_clear_pointer (&SHEPARD_STATUS_BAR (object)->coordinates, shepard_coordinate_transform_free);
   gtk_widget_dispose_template (GTK_WIDGET (object), SHEPARD_TYPE_STATUS_BAR);
   G_OBJECT_CLASS (shepard_status_bar_parent_class)->dispose (object);
 }

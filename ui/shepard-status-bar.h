@@ -21,6 +21,11 @@ void shepard_status_bar_set_engine (ShepardStatusBar *self, const char *engine, 
                                     gboolean on_gpu, gboolean interop, const char *interop_failure);
 void shepard_status_bar_set_surface (ShepardStatusBar *self, const ShepardSurface *surface);
 void shepard_status_bar_clear_surface (ShepardStatusBar *self);
+/* The layer's CRS (WKT; NULL: none): the pointer's position is then shown in it, named, and as latitude and
+ * longitude on WGS 84. */
+void shepard_status_bar_set_crs (ShepardStatusBar *self, const char *crs_wkt);
+/* "179 800, 330 100 (EPSG:28992) · 50.96011°N 5.74018°E" for map position (x, y); g_free. */
+char *shepard_status_bar_format_position (ShepardStatusBar *self, double x, double y);
 /* The pointer at (x, y) of the map, over surface (NULL: none yet) of field. */
 void shepard_status_bar_set_pointer (ShepardStatusBar *self, double x, double y, const ShepardSurface *surface,
                                      const char *field);

@@ -538,11 +538,11 @@ test_legend_properties (void)
   g_assert_cmpint (minimum, ==, 1);
   g_assert_cmpint (maximum, ==, 1);
 
-  /* The size the window's template gave the drawing area it replaces. */
+  /* Room beside the map for the bar and labels such as "1750". */
   gtk_widget_measure (GTK_WIDGET (legend), GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural_width, NULL, NULL);
   gtk_widget_measure (GTK_WIDGET (legend), GTK_ORIENTATION_VERTICAL, -1, NULL, &natural_height, NULL, NULL);
-  g_assert_cmpint (natural_width, ==, 96);
-  g_assert_cmpint (natural_height, ==, 196);
+  g_assert_cmpint (natural_width, ==, 120);
+  g_assert_cmpint (natural_height, ==, 260);
 }
 
 static void
@@ -552,7 +552,8 @@ assert_bar_colour (const Pixels *pixels, int y, ShepardColorRamp ramp, double t)
   int actual[3];
 
   shepard_color_ramp_evaluate (ramp, t, expected);
-  pixel_rgb (pixels, 10 + 8, y, actual);
+  /* The bar is 18 pixels wide from x 6. */
+  pixel_rgb (pixels, 6 + 9, y, actual);
   g_test_message ("bar at y %d: expected %.0f %.0f %.0f, read %d %d %d", y, expected[0] * 255, expected[1] * 255,
                   expected[2] * 255, actual[0], actual[1], actual[2]);
   for (int c = 0; c < 3; c++)
@@ -573,8 +574,8 @@ test_legend_pixels (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (wait_until (is_mapped, legend));
   let_frames_pass (200);
-  g_assert_cmpint (gtk_widget_get_width (legend), ==, 96);
-  g_assert_cmpint (gtk_widget_get_height (legend), ==, 196);
+  g_assert_cmpint (gtk_widget_get_width (legend), ==, 120);
+  g_assert_cmpint (gtk_widget_get_height (legend), ==, 260);
 
   for (ShepardColorRamp ramp = 0; ramp < SHEPARD_COLOR_RAMP_COUNT; ramp++)
     {
@@ -583,11 +584,11 @@ test_legend_pixels (void)
       let_frames_pass (200);
       g_autoptr (GdkTexture) texture = render_widget (legend);
       pixels_from_texture (texture, &pixels);
-      g_assert_cmpint (pixels.height, ==, 196);
-      /* The bar runs from y 10 (the top colour) to 186 (the bottom one); one pixel in from each end. */
-      assert_bar_colour (&pixels, 11, ramp, 1.0 - 1.5 / 176);
-      assert_bar_colour (&pixels, 184, ramp, 1.5 / 176);
-      assert_bar_colour (&pixels, 98, ramp, 0.5);
+      g_assert_cmpint (pixels.height, ==, 260);
+      /* The bar runs from y 12 (the top colour) to 248 (the bottom one); one pixel in from each end. */
+      assert_bar_colour (&pixels, 13, ramp, 1.0 - 1.5 / 236);
+      assert_bar_colour (&pixels, 246, ramp, 1.5 / 236);
+      assert_bar_colour (&pixels, 130, ramp, 0.5);
       if (ramp == SHEPARD_COLOR_RAMP_VIRIDIS)
         {
           g_autofree char *png = screenshot_path ("legend.png");
