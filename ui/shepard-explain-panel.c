@@ -64,6 +64,9 @@ cell (const char *text, float xalign, gboolean dim)
 
   gtk_label_set_xalign (GTK_LABEL (label), xalign);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* Selectable for copying with the pointer, but no Tab stop: the figures are read, not edited. (Not focusable is
+   * not enough: a selectable label's focus handler claims the Tab even when it cannot take the focus.) */
+  gtk_widget_set_can_focus (label, FALSE);
   gtk_widget_add_css_class (label, "numeric");
   if (dim)
     gtk_widget_add_css_class (label, "dim-label");
