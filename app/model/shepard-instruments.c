@@ -337,12 +337,17 @@ run_cross_validation (ShepardInstruments *self)
 }
 
 /* Before the preview touches the engine: the work of the older parameters gives way. The other surface of a
- * comparison does not depend on them, and carries on. */
+ * comparison does not depend on them, and carries on; nor does work for the very parameters requested (a request
+ * that only follows the view), which would only start again once the surface came. */
 static void
 on_requested (ShepardInstruments *self, ShepardPreview *preview)
 {
-  drop_running (self, WORK_EXPLANATION);
-  drop_running (self, WORK_CROSS_VALIDATION);
+  const shepard_params *requested = shepard_preview_get_requested_params (preview);
+
+  if (!shepard_params_equal (&self->explanation_asked.params, requested))
+    drop_running (self, WORK_EXPLANATION);
+  if (!shepard_params_equal (&self->validation_asked.params, requested))
+    drop_running (self, WORK_CROSS_VALIDATION);
   shepard_distributions_feed_drop (self->distributions);
   self->awaiting_surface = TRUE;
   self->surface_current = FALSE;

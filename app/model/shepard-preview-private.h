@@ -9,5 +9,9 @@ G_BEGIN_DECLS
  * is how long it may wait for a cancelled job to give the engine up), and under which it comes without a coarse grid
  * first (0, 0: always coarse first, then fine after the pause). */
 void _shepard_preview_set_budgets (ShepardPreview *self, double sync_seconds, double fast_seconds);
+/* The time a coarse grid is chosen to fit, and the measured rate of one kind of weighting, as if a grid had shown it
+ * (pairs as the preview counts them: cells x points, or cells x neighbours). */
+void _shepard_preview_set_frame_budget (ShepardPreview *self, double seconds);
+void _shepard_preview_set_pairs_per_second (ShepardPreview *self, gboolean all_points, double pairs_per_second);
 
 G_END_DECLS

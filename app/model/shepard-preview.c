@@ -1,12 +1,29 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "shepard-preview.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "grid-extent.h"
 #include "shepard-app-error.h"
 #include "shepard-preview-private.h"
 
 #define COARSE_DIVISOR 4
+/* The smallest coarse grid that still shows the surface's shape: all-points weighting that cannot give one within the
+ * frame budget is too slow for the live preview, and the preview says so. */
 #define COARSE_MIN_CELLS 32
+/* What a layer too slow even for that shows first, so that something comes at once. */
+#define COARSE_FLOOR_CELLS 8
+/* A coarse grid is chosen to come within this: soon enough for the hand to see what it did. */
+#define DEFAULT_FRAME_BUDGET_SECONDS 0.1
+/* Work per second before the document's first grid is measured, in query x data point pairs (all points) or query x
+ * neighbour pairs (N nearest, whose kNN search costs more per pair): below what a slow machine does, so that the
+ * first coarse grid stays within its budget. The CPU figure is per core. */
+#define DEFAULT_CPU_PAIRS_PER_SECOND 2.5e8
+#define DEFAULT_GPU_PAIRS_PER_SECOND 5e10
+#define LOCAL_PAIR_COST 4.0
+/* The neighbourhood the advice for a slow layer offers. */
+#define ADVISED_NEIGHBORS 32
 #define REFINE_DELAY_MS 150
 /* A full grid expected within this is computed on the calling thread: the frame after the change then shows it, where
  * a worker's result would land a frame later. Kept well under a 60 Hz frame so that the hand never waits. */
@@ -37,9 +54,11 @@ struct _ShepardPreview
   gboolean final_awaited;   /* the latest request's full grid has not come yet */
   shepard_params refine_params;
   shepard_grid refine_grid;
-  /* Seconds per cell of the last full grid of each kind; < 0: not measured yet. */
-  double seconds_per_cell[N_KINDS];
-  double sync_seconds, fast_seconds;
+  shepard_params requested_params; /* of the latest valid request */
+  /* Pairs per second of the last grid of each kind (see pairs_of); <= 0: not measured yet. */
+  double pairs_per_second[N_KINDS];
+  double sync_seconds, fast_seconds, frame_budget;
+  char *slow_advice;
   gboolean display_interop;
   gboolean busy;
 };
@@ -52,6 +71,7 @@ enum {
   PROP_DISPLAY_INTEROP,
   PROP_BUSY,
   PROP_INVALID_REASON,
+  PROP_SLOW_ADVICE,
   N_PROPS
 };
 
@@ -140,6 +160,103 @@ kind_of (const shepard_params *params)
   return params->neighbors == SHEPARD_NEIGHBORS_ALL ? KIND_ALL_POINTS : KIND_LOCAL;
 }
 
+/* The work of a grid: every cell weighs every point, or searches and weighs its nearest (AIDW's k for r_obs and the
+ * N of the neighbourhood come from one search). */
+static double
+pairs_of (ShepardPreview *self, const shepard_params *params, const shepard_grid *grid)
+{
+  double n_points = (double) shepard_document_get_points (self->document)->count;
+  double cells = (double) grid->width * (double) grid->height;
+
+  if (kind_of (params) == KIND_ALL_POINTS)
+    return cells * MAX (n_points, 1.0);
+  double neighbors = params->method == SHEPARD_METHOD_AIDW ? MAX (params->neighbors, params->k) : params->neighbors;
+  return cells * MIN (neighbors, MAX (n_points, 1.0));
+}
+
+static double
+default_pairs_per_second (ShepardPreview *self, int kind)
+{
+  double rate = shepard_document_get_cuda_device (self->document) >= 0
+                  ? DEFAULT_GPU_PAIRS_PER_SECOND
+                  : DEFAULT_CPU_PAIRS_PER_SECOND * g_get_num_processors ();
+
+  return kind == KIND_LOCAL ? rate / LOCAL_PAIR_COST : rate;
+}
+
+static double
+expected_seconds (ShepardPreview *self, const shepard_params *params, const shepard_grid *grid)
+{
+  int kind = kind_of (params);
+  double rate = self->pairs_per_second[kind] > 0 ? self->pairs_per_second[kind]
+                                                 : default_pairs_per_second (self, kind);
+
+  return pairs_of (self, params, grid) / rate;
+}
+
+/* The largest coarse grid, up to 1 / COARSE_DIVISOR of the full one along each side, expected within the frame
+ * budget; *fits: whether one of COARSE_MIN_CELLS (or the full size, when smaller) does. */
+static void
+choose_coarse_grid (ShepardPreview *self, const shepard_params *params, const double extent[4], guint long_side,
+                    shepard_grid *coarse, gboolean *fits)
+{
+  guint largest = MAX (long_side / COARSE_DIVISOR, MIN (COARSE_MIN_CELLS, long_side));
+  guint smallest = MIN (COARSE_FLOOR_CELLS, largest);
+
+  shepard_grid_for_preview (extent, MIN (COARSE_MIN_CELLS, long_side), coarse);
+  *fits = expected_seconds (self, params, coarse) <= self->frame_budget;
+  for (guint side = largest; side >= smallest; side--)
+    {
+      shepard_grid_for_preview (extent, side, coarse);
+      if (side == smallest || expected_seconds (self, params, coarse) <= self->frame_budget)
+        return;
+    }
+}
+
+/* 1234567 as "1,234,567". */
+static char *
+format_count (size_t count)
+{
+  g_autofree char *digits = g_strdup_printf ("%zu", count);
+  GString *text = g_string_new (NULL);
+  size_t length = strlen (digits);
+
+  for (size_t i = 0; i < length; i++)
+    {
+      if (i > 0 && (length - i) % 3 == 0)
+        g_string_append_c (text, ',');
+      g_string_append_c (text, digits[i]);
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+set_slow_advice (ShepardPreview *self, const char *advice)
+{
+  if (g_strcmp0 (advice, self->slow_advice) == 0)
+    return;
+  g_free (self->slow_advice);
+  self->slow_advice = g_strdup (advice);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SLOW_ADVICE]);
+}
+
+static void
+update_slow_advice (ShepardPreview *self, const shepard_params *params, gboolean coarse_fits)
+{
+  if (coarse_fits || kind_of (params) != KIND_ALL_POINTS)
+    {
+      set_slow_advice (self, NULL);
+      return;
+    }
+  g_autofree char *count = format_count (shepard_document_get_points (self->document)->count);
+  g_autofree char *advice = g_strdup_printf ("All-points weighting of %s points is slow on the %s: use the %d "
+                                             "nearest neighbourhood",
+                                             count,
+                                             shepard_document_get_cuda_device (self->document) >= 0 ? "GPU" : "CPU",
+                                             ADVISED_NEIGHBORS);
+  set_slow_advice (self, advice);
+}
+
 static ShepardSurfaceMemory
 surface_memory (ShepardPreview *self)
 {
@@ -155,11 +272,11 @@ deliver (ShepardPreview *self, ShepardSurface *surface, gboolean full)
   if (cells < self->shown_cells)
     return;
   self->shown_cells = cells;
+  if (surface->seconds > 0)
+    self->pairs_per_second[kind_of (&surface->params)] = pairs_of (self, &surface->params, &surface->grid)
+                                                         / surface->seconds;
   if (full)
-    {
-      self->seconds_per_cell[kind_of (&surface->params)] = surface->seconds / (double) cells;
-      self->final_awaited = FALSE;
-    }
+    self->final_awaited = FALSE;
   g_clear_pointer (&self->surface, shepard_surface_unref);
   self->surface = shepard_surface_ref (surface);
   g_signal_emit (self, signals[SIGNAL_SURFACE_READY], 0, surface, full);
@@ -200,7 +317,40 @@ shepard_preview_get_grid (ShepardPreview *self, guint long_side, gboolean coarse
   g_return_if_fail (long_side > 0 && grid != NULL);
 
   shepard_document_get_extent (self->document, extent);
-  shepard_grid_for_preview (extent, coarse ? MAX (long_side / COARSE_DIVISOR, COARSE_MIN_CELLS) : long_side, grid);
+  shepard_grid_for_preview (extent,
+                            coarse ? MAX (long_side / COARSE_DIVISOR, MIN (COARSE_MIN_CELLS, long_side)) : long_side,
+                            grid);
+}
+
+void
+shepard_preview_extent_for_view (ShepardPreview *self, const double visible[4], double pixel_size, guint long_side,
+                                 double extent[4], guint *cells)
+{
+  double bounds[4], whole[4];
+
+  g_return_if_fail (SHEPARD_IS_PREVIEW (self));
+  g_return_if_fail (self->document != NULL);
+  g_return_if_fail (visible != NULL && extent != NULL && cells != NULL && long_side > 0);
+
+  shepard_document_get_extent (self->document, whole);
+  shepard_document_get_bounds (self->document, &bounds[0], &bounds[1], &bounds[2], &bounds[3]);
+  double part[4] = { MAX (visible[0], whole[0]), MAX (visible[1], whole[1]), MIN (visible[2], whole[2]),
+                     MIN (visible[3], whole[3]) };
+  gboolean shows_all_points = visible[0] <= bounds[0] && visible[1] <= bounds[1] && visible[2] >= bounds[2]
+                              && visible[3] >= bounds[3];
+  gboolean shows_some = part[2] > part[0] && part[3] > part[1];
+  if (shows_all_points || !shows_some || !(pixel_size > 0))
+    {
+      memcpy (extent, whole, sizeof whole);
+      *cells = long_side;
+      return;
+    }
+  double part_side = MAX (part[2] - part[0], part[3] - part[1]);
+  /* Never coarser than the whole extent's cells, and finer down to one cell per device pixel. */
+  double as_fine_as_whole = ceil (part_side / (MAX (whole[2] - whole[0], whole[3] - whole[1]) / long_side));
+  double one_per_pixel = ceil (part_side / pixel_size);
+  memcpy (extent, part, sizeof part);
+  *cells = (guint) CLAMP (MAX (as_fine_as_whole, one_per_pixel), 1.0, (double) long_side);
 }
 
 static void
@@ -253,11 +403,28 @@ compute_now (ShepardPreview *self, const shepard_params *params, const shepard_g
 void
 shepard_preview_request (ShepardPreview *self, const shepard_params *params, guint long_side)
 {
-  shepard_error engine_error = { 0 };
-  shepard_grid grid;
+  double extent[4];
 
   g_return_if_fail (SHEPARD_IS_PREVIEW (self));
   g_return_if_fail (params != NULL && long_side > 0);
+
+  if (self->document == NULL)
+    return;
+  shepard_document_get_extent (self->document, extent);
+  shepard_preview_request_extent (self, params, extent, long_side);
+}
+
+void
+shepard_preview_request_extent (ShepardPreview *self, const shepard_params *params, const double extent[4],
+                                guint long_side)
+{
+  shepard_error engine_error = { 0 };
+  shepard_grid grid, coarse;
+  gboolean coarse_fits;
+
+  g_return_if_fail (SHEPARD_IS_PREVIEW (self));
+  g_return_if_fail (params != NULL && long_side > 0);
+  g_return_if_fail (extent != NULL && extent[2] > extent[0] && extent[3] > extent[1]);
 
   if (self->document == NULL)
     return;
@@ -270,14 +437,17 @@ shepard_preview_request (ShepardPreview *self, const shepard_params *params, gui
     }
   drop_pending (self);
   set_invalid_reason (self, NULL);
+  self->requested_params = *params;
   g_signal_emit (self, signals[SIGNAL_REQUESTED], 0);
   self->cancellable = g_cancellable_new ();
   self->final_awaited = TRUE;
 
-  shepard_preview_get_grid (self, long_side, FALSE, &grid);
-  double per_cell = self->seconds_per_cell[kind_of (params)];
-  double expected = per_cell * (double) (grid.width * grid.height);
-  gboolean measured = per_cell >= 0;
+  shepard_grid_for_preview (extent, long_side, &grid);
+  choose_coarse_grid (self, params, extent, long_side, &coarse, &coarse_fits);
+  /* Before any work: a layer too slow for the live preview is told at once, not after a wait. */
+  update_slow_advice (self, params, coarse_fits);
+  double expected = expected_seconds (self, params, &grid);
+  gboolean measured = self->pairs_per_second[kind_of (params)] > 0;
   if (measured && expected <= self->sync_seconds && compute_now (self, params, &grid, self->sync_seconds - expected))
     {
       update_busy (self);
@@ -287,8 +457,6 @@ shepard_preview_request (ShepardPreview *self, const shepard_params *params, gui
     start_computation (self, params, &grid, TRUE);
   else
     {
-      shepard_grid coarse;
-      shepard_preview_get_grid (self, long_side, TRUE, &coarse);
       start_computation (self, params, &coarse, FALSE);
       self->refine_params = *params;
       self->refine_grid = grid;
@@ -308,8 +476,9 @@ shepard_preview_set_document (ShepardPreview *self, ShepardDocument *document)
   g_set_object (&self->document, document);
   g_clear_pointer (&self->surface, shepard_surface_unref);
   for (int kind = 0; kind < N_KINDS; kind++)
-    self->seconds_per_cell[kind] = -1.0;
+    self->pairs_per_second[kind] = 0.0;
   set_invalid_reason (self, NULL);
+  set_slow_advice (self, NULL);
   update_busy (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
@@ -361,11 +530,31 @@ shepard_preview_get_busy (ShepardPreview *self)
   return self->busy;
 }
 
+const shepard_params *
+shepard_preview_get_requested_params (ShepardPreview *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_PREVIEW (self), NULL);
+  return &self->requested_params;
+}
+
 const char *
 shepard_preview_get_invalid_reason (ShepardPreview *self)
 {
   g_return_val_if_fail (SHEPARD_IS_PREVIEW (self), NULL);
   return self->invalid_reason;
+}
+
+const char *
+shepard_preview_get_slow_advice (ShepardPreview *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_PREVIEW (self), NULL);
+  return self->slow_advice;
+}
+
+guint
+shepard_preview_get_advised_neighbors (void)
+{
+  return ADVISED_NEIGHBORS;
 }
 
 void
@@ -375,6 +564,21 @@ _shepard_preview_set_budgets (ShepardPreview *self, double sync_seconds, double 
   self->sync_seconds = sync_seconds;
   self->fast_seconds = fast_seconds;
 }
+
+void
+_shepard_preview_set_frame_budget (ShepardPreview *self, double seconds)
+{
+  g_return_if_fail (SHEPARD_IS_PREVIEW (self));
+  self->frame_budget = seconds;
+}
+
+void
+_shepard_preview_set_pairs_per_second (ShepardPreview *self, gboolean all_points, double pairs_per_second)
+{
+  g_return_if_fail (SHEPARD_IS_PREVIEW (self));
+  self->pairs_per_second[all_points ? KIND_ALL_POINTS : KIND_LOCAL] = pairs_per_second;
+}
+
 
 static void
 shepard_preview_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
@@ -394,6 +598,9 @@ shepard_preview_get_property (GObject *object, guint prop_id, GValue *value, GPa
       break;
     case PROP_INVALID_REASON:
       g_value_set_string (value, self->invalid_reason);
+      break;
+    case PROP_SLOW_ADVICE:
+      g_value_set_string (value, self->slow_advice);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -435,6 +642,7 @@ shepard_preview_finalize (GObject *object)
   ShepardPreview *self = SHEPARD_PREVIEW (object);
 
   g_free (self->invalid_reason);
+  g_free (self->slow_advice);
   G_OBJECT_CLASS (shepard_preview_parent_class)->finalize (object);
 }
 
@@ -458,6 +666,8 @@ shepard_preview_class_init (ShepardPreviewClass *klass)
                                                 G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_INVALID_REASON] = g_param_spec_string ("invalid-reason", NULL, NULL, NULL,
                                                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SLOW_ADVICE] = g_param_spec_string ("slow-advice", NULL, NULL, NULL,
+                                                      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[SIGNAL_REQUESTED] = g_signal_new ("requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
@@ -474,8 +684,7 @@ shepard_preview_class_init (ShepardPreviewClass *klass)
 static void
 shepard_preview_init (ShepardPreview *self)
 {
-  for (int kind = 0; kind < N_KINDS; kind++)
-    self->seconds_per_cell[kind] = -1.0;
   self->sync_seconds = DEFAULT_SYNC_SECONDS;
+  self->frame_budget = DEFAULT_FRAME_BUDGET_SECONDS;
   self->fast_seconds = DEFAULT_FAST_SECONDS;
 }

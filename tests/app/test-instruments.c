@@ -359,6 +359,49 @@ test_cross_validation_never_holds_the_preview_back (Fixture *fixture, gconstpoin
 }
 
 static void
+count_cross_validation_starts (ShepardInstruments *instruments, GParamSpec *pspec, guint *starts)
+{
+  if (shepard_instruments_get_cross_validating (instruments))
+    (*starts)++;
+}
+
+/* A request that only follows the view (same parameters, another extent) leaves a running leave-one-out alone: it
+ * would only start again once the surface came, and a user who pans would never see it finish. */
+static void
+test_view_request_keeps_cross_validation (Fixture *fixture, gconstpointer data)
+{
+  shepard_params params;
+  guint starts = 0;
+
+  local_aidw (&params, 3.0);
+  request (fixture, &params);
+  g_assert_true (wait_until (is_quiet, fixture));
+  local_aidw (&params, 3.2);
+  request (fixture, &params);
+  g_assert_true (wait_until (is_cross_validating, fixture));
+  g_signal_connect (fixture->instruments, "notify::cross-validating", G_CALLBACK (count_cross_validation_starts),
+                    &starts);
+  guint validations = fixture->validations->len;
+
+  double extent[4];
+  shepard_document_get_extent (fixture->document, extent);
+  double half[4] = { extent[0], extent[1], 0.5 * (extent[0] + extent[2]), 0.5 * (extent[1] + extent[3]) };
+  fixture->check_latest = TRUE;
+  shepard_preview_request_extent (fixture->preview, &params, half, LONG_SIDE);
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_signal_handlers_disconnect_by_func (fixture->instruments, count_cross_validation_starts, &starts);
+
+  g_assert_cmpuint (fixture->failures, ==, 0);
+  g_assert_cmpuint (starts, ==, 0);
+  g_assert_cmpuint (fixture->validations->len, ==, validations + 1);
+  ShepardCrossValidation *last = g_ptr_array_index (fixture->validations, fixture->validations->len - 1);
+  g_assert_true (shepard_params_equal (&last->params, &params));
+  ShepardSurface *shown = shepard_preview_get_surface (fixture->preview);
+  g_assert_cmpfloat (shown->grid.x_min, ==, half[0]);
+  g_assert_cmpfloat (shown->grid.y_max, ==, half[3]);
+}
+
+static void
 test_explanation_follows_pin_and_parameters (Fixture *fixture, gconstpointer data)
 {
   const double x = 180200.0, y = 331800.0;
@@ -821,6 +864,8 @@ main (int argc, char **argv)
   ADD ("/app/instruments/overtaken-work-is-dropped", large_layer_path, test_overtaken_work_is_dropped);
   ADD ("/app/instruments/cross-validation-never-holds-the-preview-back", large_layer_path,
        test_cross_validation_never_holds_the_preview_back);
+  ADD ("/app/instruments/view-request-keeps-cross-validation", large_layer_path,
+       test_view_request_keeps_cross_validation);
   ADD ("/app/instruments/explanation-follows-pin-and-parameters", NULL, test_explanation_follows_pin_and_parameters);
   ADD ("/app/instruments/explanation-follows-coarse-surfaces", NULL, test_explanation_follows_coarse_surfaces);
   ADD ("/app/instruments/saturation", NULL, test_saturation);

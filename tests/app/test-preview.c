@@ -300,6 +300,146 @@ test_invalid_parameters (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (fixture->deliveries->len, >, delivered);
 }
 
+/* With a measured rate, the coarse grid is the largest one expected within the frame budget: one cell more along the
+ * longer side would not fit. The budget is the test's own, the rate a slow machine's. */
+static void
+test_coarse_grid_fits_the_budget (Fixture *fixture, gconstpointer data)
+{
+  const double budget = 0.1, pairs_per_second = 2e6, n_points = 155;
+  const guint long_side = 384;
+  shepard_params params;
+
+  _shepard_preview_set_budgets (fixture->preview, 0, 0);
+  _shepard_preview_set_frame_budget (fixture->preview, budget);
+  _shepard_preview_set_pairs_per_second (fixture->preview, TRUE, pairs_per_second);
+  shepard_params_init_idw (&params);
+  shepard_preview_request (fixture->preview, &params, long_side);
+  g_assert_null (shepard_preview_get_slow_advice (fixture->preview));
+  g_assert_true (wait_until (is_idle, fixture->preview));
+
+  g_assert_cmpuint (fixture->deliveries->len, ==, 2);
+  const shepard_grid *coarse = &delivery (fixture, 0)->grid;
+  double cells = (double) coarse->width * (double) coarse->height;
+  size_t coarse_side = MAX (coarse->width, coarse->height);
+  g_test_message ("coarse %zu x %zu: %.3f s expected", coarse->width, coarse->height,
+                  cells * n_points / pairs_per_second);
+  g_assert_false (delivery (fixture, 0)->final);
+  g_assert_cmpfloat (cells * n_points / pairs_per_second, <=, budget);
+  /* 2e5 pairs in 0.1 s over 155 points: about 1290 cells, some 40 x 32 on meuse's extent. */
+  g_assert_cmpuint (coarse_side, >=, 32);
+  g_assert_cmpuint (coarse_side, <, long_side / 4);
+  double extent_width = coarse->dx * (double) coarse->width, extent_height = coarse->dy * (double) coarse->height;
+  double larger_cell = MAX (extent_width, extent_height) / (double) (coarse_side + 1);
+  double larger_cells = floor (extent_width / larger_cell + 0.5) * floor (extent_height / larger_cell + 0.5);
+  g_assert_cmpfloat (larger_cells * n_points / pairs_per_second, >, budget);
+  g_assert_cmpuint (MAX (delivery (fixture, 1)->grid.width, delivery (fixture, 1)->grid.height), ==, long_side);
+}
+
+/* All-points weighting so slow that not even a 32-cell grid fits the budget is told at the request, before any grid,
+ * and the first grid is still a small one; the N nearest neighbourhood it advises is not slow. */
+static void
+test_slow_layer_is_told_at_once (Fixture *fixture, gconstpointer data)
+{
+  shepard_params params;
+
+  _shepard_preview_set_budgets (fixture->preview, 0, 0);
+  /* Some 23 x 32 cells x 155 points = 114,080 pairs: 11 s at this rate, and even 8 cells along the longer side
+   * (6 x 8 x 155 = 7,440 pairs) take 0.74 s. */
+  _shepard_preview_set_pairs_per_second (fixture->preview, TRUE, 1e4);
+  _shepard_preview_set_pairs_per_second (fixture->preview, FALSE, 1e4);
+  shepard_params_init_aidw (&params);
+  shepard_preview_request (fixture->preview, &params, 384);
+  g_assert_cmpuint (fixture->deliveries->len, ==, 0);
+  g_assert_cmpstr (shepard_preview_get_slow_advice (fixture->preview), ==,
+                   "All-points weighting of 155 points is slow on the CPU: use the 32 nearest neighbourhood");
+  g_assert_cmpuint (shepard_preview_get_advised_neighbors (), ==, 32);
+  g_assert_true (wait_until (is_idle, fixture->preview));
+  g_assert_cmpuint (MAX (delivery (fixture, 0)->grid.width, delivery (fixture, 0)->grid.height), ==, 8);
+
+  /* The advice is about all-points weighting: the neighbourhood it advises gets none. */
+  params.neighbors = 32;
+  shepard_preview_request (fixture->preview, &params, 384);
+  g_assert_null (shepard_preview_get_slow_advice (fixture->preview));
+  shepard_preview_cancel (fixture->preview);
+}
+
+/* A zoomed view's request: a grid over exactly the extent asked for, its edges those of the extent. */
+static void
+test_extent_request_covers_the_extent (Fixture *fixture, gconstpointer data)
+{
+  const double extent[4] = { 179500.25, 331000.5, 180100.75, 331450.125 };
+  shepard_params params;
+
+  aidw_params (&params, 2.5);
+  _shepard_preview_set_budgets (fixture->preview, 0, 0);
+  shepard_preview_request_extent (fixture->preview, &params, extent, 200);
+  g_assert_true (wait_until (is_idle, fixture->preview));
+  g_assert_cmpuint (fixture->deliveries->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      const shepard_grid *grid = &delivery (fixture, i)->grid;
+      g_assert_cmpfloat (grid->x_min, ==, extent[0]);
+      g_assert_cmpfloat (grid->y_max, ==, extent[3]);
+      g_assert_cmpfloat_with_epsilon (grid->x_min + grid->dx * (double) grid->width, extent[2], 1e-6);
+      g_assert_cmpfloat_with_epsilon (grid->y_max - grid->dy * (double) grid->height, extent[1], 1e-6);
+    }
+  /* 600.5 x 449.625 map units, 200 cells along the longer side. */
+  g_assert_cmpuint (delivery (fixture, 1)->grid.width, ==, 200);
+  g_assert_cmpuint (delivery (fixture, 1)->grid.height, ==, 150);
+  g_assert_true (delivery (fixture, 1)->final);
+}
+
+/* What a view asks for: the whole extent while all points are in view or none of the extent is; zoomed in, the part
+ * of the extent in view, at one cell per device pixel but never coarser than the whole extent's cells. */
+static void
+test_extent_for_view (Fixture *fixture, gconstpointer data)
+{
+  ShepardDocument *document = shepard_preview_get_document (fixture->preview);
+  double whole[4], bounds[4], extent[4];
+  guint cells;
+
+  shepard_document_get_extent (document, whole);
+  shepard_document_get_bounds (document, &bounds[0], &bounds[1], &bounds[2], &bounds[3]);
+  double whole_width = whole[2] - whole[0], whole_height = whole[3] - whole[1];
+  g_assert_cmpfloat (whole_height, >, whole_width);
+
+  /* A fitted view, a little larger than the points. */
+  double fitted[4] = { bounds[0] - 10, bounds[1] - 10, bounds[2] + 10, bounds[3] + 10 };
+  shepard_preview_extent_for_view (fixture->preview, fitted, 5.0, 384, extent, &cells);
+  g_assert_cmpmem (extent, sizeof extent, whole, sizeof whole);
+  g_assert_cmpuint (cells, ==, 384);
+
+  /* Panned away from the layer. */
+  double away[4] = { whole[2] + 100, whole[1], whole[2] + 200, whole[1] + 100 };
+  shepard_preview_extent_for_view (fixture->preview, away, 0.1, 384, extent, &cells);
+  g_assert_cmpmem (extent, sizeof extent, whole, sizeof whole);
+  g_assert_cmpuint (cells, ==, 384);
+
+  /* Zoomed 16 times into the middle at 1 map unit per device pixel: the view is inside the extent. */
+  double middle_x = (whole[0] + whole[2]) / 2, middle_y = (whole[1] + whole[3]) / 2;
+  double inside[4] = { middle_x - whole_width / 32, middle_y - whole_height / 32, middle_x + whole_width / 32,
+                       middle_y + whole_height / 32 };
+  shepard_preview_extent_for_view (fixture->preview, inside, 1.0, 384, extent, &cells);
+  g_assert_cmpmem (extent, sizeof extent, inside, sizeof inside);
+  /* The part's longer side is whole_height / 16: about 250 map units, so 250 pixels. */
+  g_assert_cmpuint (cells, ==, (guint) ceil (whole_height / 16));
+  /* At a tenth of a map unit per pixel there would be 2,500 pixels: the long side caps it. */
+  shepard_preview_extent_for_view (fixture->preview, inside, 0.1, 384, extent, &cells);
+  g_assert_cmpuint (cells, ==, 384);
+  /* With large pixels, cells as fine as the whole extent's: a sixteenth of 384 along a sixteenth of the extent. */
+  shepard_preview_extent_for_view (fixture->preview, inside, 1000.0, 384, extent, &cells);
+  g_assert_cmpuint (cells, ==, 24);
+
+  /* Over the north-east corner: the view is cut to the extent. */
+  double corner[4] = { whole[2] - 300, whole[3] - 200, whole[2] + 300, whole[3] + 200 };
+  shepard_preview_extent_for_view (fixture->preview, corner, 1.0, 384, extent, &cells);
+  g_assert_cmpfloat (extent[0], ==, whole[2] - 300);
+  g_assert_cmpfloat (extent[1], ==, whole[3] - 200);
+  g_assert_cmpfloat (extent[2], ==, whole[2]);
+  g_assert_cmpfloat (extent[3], ==, whole[3]);
+  g_assert_cmpuint (cells, ==, 300);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -311,6 +451,10 @@ main (int argc, char **argv)
   ADD ("/app/preview/cancel-emits-nothing", test_cancel_emits_nothing);
   ADD ("/app/preview/invalid-parameters", test_invalid_parameters);
   ADD ("/app/preview/dropped-requests-are-told", test_dropped_requests_are_told);
+  ADD ("/app/preview/coarse-grid-fits-the-budget", test_coarse_grid_fits_the_budget);
+  ADD ("/app/preview/slow-layer-is-told-at-once", test_slow_layer_is_told_at_once);
+  ADD ("/app/preview/extent-request-covers-the-extent", test_extent_request_covers_the_extent);
+  ADD ("/app/preview/extent-for-view", test_extent_for_view);
 #undef ADD
   return g_test_run ();
 }
