@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The data points drawn as dots over the grid, coloured by z or by values of their own, one of them highlighted. */
+/* The data points drawn as dots over the grid, coloured by z or by values of their own, one of them highlighted; dense
+ * layers as small dots, or a sample of them, chosen from the points per pixel. */
 #include "shepard-renderer-points.h"
 
 #include <epoxy/gl.h>
@@ -13,6 +14,8 @@ static const char points_vertex_body[] =
   "uniform sampler2D u_values; /* texel i: the point's own colour value, read when u_own_values is set */\n"
   "uniform int u_own_values;\n"
   "uniform int u_first;     /* the point of instance 0 */\n"
+  "uniform int u_stride;    /* 0: instance i draws point u_first + i; else sample i, point i * u_stride mod u_count */\n"
+  "uniform int u_count;\n"
   "uniform vec2 u_origin;   /* the points' origin in NDC */\n"
   "uniform vec2 u_scale;    /* NDC per map unit */\n"
   "uniform vec2 u_viewport; /* device pixels */\n"
@@ -21,10 +24,22 @@ static const char points_vertex_body[] =
   "out float v_value;\n"
   "flat out int v_has_value;\n"
   SHEPARD_NODATA_GLSL
+  "/* a * b mod m by doubling, as a * b itself may not fit 32 bits; every sum stays below 2 m. */\n"
+  "uint times_mod (uint a, uint b, uint m)\n"
+  "{\n"
+  "  uint product = 0u;\n"
+  "  for (; b > 0u; b >>= 1) {\n"
+  "    if ((b & 1u) != 0u)\n"
+  "      product = product + a >= m ? product + a - m : product + a;\n"
+  "    a = a + a >= m ? a + a - m : a + a;\n"
+  "  }\n"
+  "  return product;\n"
+  "}\n"
   "void main ()\n"
   "{\n"
   "  int columns = textureSize (u_points, 0).x;\n"
-  "  int index = u_first + gl_InstanceID;\n"
+  "  int index = u_stride == 0 ? u_first + gl_InstanceID\n"
+  "                            : int (times_mod (uint (u_stride), uint (gl_InstanceID), uint (u_count)));\n"
   "  ivec2 texel = ivec2 (index % columns, index / columns);\n"
   "  vec4 point = texelFetch (u_points, texel, 0);\n"
   "  float value = u_own_values != 0 ? texelFetch (u_values, texel, 0).r : point.z;\n"
@@ -83,6 +98,8 @@ _shepard_points_layer_init (ShepardPointsLayer *layer, GError **error)
   layer->radius = glGetUniformLocation (layer->program, "u_radius");
   layer->outline = glGetUniformLocation (layer->program, "u_outline");
   layer->ring = glGetUniformLocation (layer->program, "u_ring");
+  layer->stride = glGetUniformLocation (layer->program, "u_stride");
+  layer->count_uniform = glGetUniformLocation (layer->program, "u_count");
   /* The vertices come from gl_VertexID and gl_InstanceID; a core context still wants a vertex array bound to draw. */
   glGenVertexArrays (1, &layer->vao);
   return TRUE;
@@ -95,7 +112,52 @@ _shepard_points_layer_clear (ShepardPointsLayer *layer)
   glDeleteVertexArrays (1, &layer->vao);
   glDeleteTextures (1, &layer->texture);
   glDeleteTextures (1, &layer->values_texture);
+  g_free (layer->density);
   *layer = (ShepardPointsLayer) { .highlight = -1 };
+}
+
+/* The first number from count times the golden ratio's fraction up that shares no factor with count: the samples
+ * i * stride mod count then visit every point once, and any first few of them spread evenly over the points' order. */
+static guint32
+choose_sample_stride (size_t count)
+{
+  guint64 stride = (guint64) round ((double) count * 0.6180339887498949);
+
+  for (;; stride++)
+    {
+      guint64 a = stride, b = count;
+      while (b != 0)
+        {
+          guint64 rest = a % b;
+          a = b;
+          b = rest;
+        }
+      if (a == 1)
+        return (guint32) stride;
+    }
+}
+
+/* About this many points to a density cell, on average: fewer would take the gaps between sparse points for empty
+ * map. */
+enum { POINTS_PER_DENSITY_CELL = 16 };
+
+static void
+count_density (ShepardPointsLayer *layer, const double *x, const double *y, size_t n_points, double x_max,
+               double y_max)
+{
+  size_t cells = CLAMP ((size_t) sqrt ((double) n_points / POINTS_PER_DENSITY_CELL), 1, SHEPARD_POINTS_DENSITY_CELLS);
+
+  layer->density_cells = cells;
+  layer->cell_width = (x_max - layer->x_min) / (double) cells;
+  layer->cell_height = (y_max - layer->y_min) / (double) cells;
+  g_free (layer->density);
+  layer->density = g_new0 (guint32, cells * cells);
+  for (size_t i = 0; i < n_points; i++)
+    {
+      size_t col = layer->cell_width > 0 ? MIN ((size_t) ((x[i] - layer->x_min) / layer->cell_width), cells - 1) : 0;
+      size_t row = layer->cell_height > 0 ? MIN ((size_t) ((y[i] - layer->y_min) / layer->cell_height), cells - 1) : 0;
+      layer->density[row * cells + col]++;
+    }
 }
 
 gboolean
@@ -126,6 +188,10 @@ _shepard_points_layer_set_points (ShepardPointsLayer *layer, gint max_texture_si
   /* Offsets from the points' centre fit float32 even for UTM-scale coordinates; the centre stays in double. */
   layer->origin_x = n_points > 0 ? (x_min + x_max) / 2 : 0;
   layer->origin_y = n_points > 0 ? (y_min + y_max) / 2 : 0;
+  layer->x_min = n_points > 0 ? x_min : 0;
+  layer->y_min = n_points > 0 ? y_min : 0;
+  count_density (layer, x, y, n_points, n_points > 0 ? x_max : 0, n_points > 0 ? y_max : 0);
+  layer->sample_stride = choose_sample_stride (n_points);
 
   /* The last row is padded; only n_points instances are drawn. */
   g_autofree GLfloat *texels = g_new0 (GLfloat, 4 * columns * rows);
@@ -175,11 +241,67 @@ _shepard_points_layer_set_colors (ShepardPointsLayer *layer, const double *value
   return TRUE;
 }
 
+/* The part of the cell [start, start + size] inside [low, high]; a cell of no size (points on one line) is wholly in
+ * or out. */
+static double
+overlap_fraction (double start, double size, double low, double high)
+{
+  if (size <= 0)
+    return start >= low && start <= high ? 1 : 0;
+  return CLAMP ((MIN (start + size, high) - MAX (start, low)) / size, 0, 1);
+}
+
+ShepardPointsStyle
+_shepard_points_layer_choose_style (const ShepardPointsLayer *layer, const ShepardView *view, size_t *drawn)
+{
+  double upp = view->units_per_pixel;
+  double half_width = view->width / view->scale * upp / 2, half_height = view->height / view->scale * upp / 2;
+  /* A cell of no width or height (points on one line) is one pixel across. */
+  double cell_pixels = MAX (layer->cell_width, layer->cell_width > 0 ? 0 : upp)
+                       * MAX (layer->cell_height, layer->cell_height > 0 ? 0 : upp) / (upp * upp);
+  double visible_points = 0, visible_pixels = 0;
+
+  for (size_t row = 0; row < layer->density_cells; row++)
+    {
+      double fy = overlap_fraction (layer->y_min + (double) row * layer->cell_height, layer->cell_height,
+                                    view->center_y - half_height, view->center_y + half_height);
+      for (size_t col = 0; fy > 0 && col < layer->density_cells; col++)
+        {
+          guint32 count = layer->density[row * layer->density_cells + col];
+          if (count == 0)
+            continue;
+          double fraction = fy * overlap_fraction (layer->x_min + (double) col * layer->cell_width, layer->cell_width,
+                                                   view->center_x - half_width, view->center_x + half_width);
+          visible_points += count * fraction;
+          visible_pixels += cell_pixels * fraction;
+        }
+    }
+
+  double budget = SHEPARD_POINTS_COVERAGE_BUDGET * visible_pixels;
+  /* A dot changes the pixels out to half a pixel beyond its radius, where its antialiased rim fades. */
+  double outlined_cover = visible_points * G_PI * pow (SHEPARD_RENDER_POINT_RADIUS + 0.5, 2);
+  double small_cover = visible_points * G_PI * pow (SHEPARD_POINTS_DENSE_RADIUS + 0.5, 2);
+  double view_pixels = view->width / view->scale * view->height / view->scale;
+
+  *drawn = layer->count;
+  if (outlined_cover <= SHEPARD_POINTS_OUTLINED_COVERAGE * visible_pixels
+      || outlined_cover <= SHEPARD_POINTS_VIEW_SHARE * view_pixels)
+    return SHEPARD_POINTS_OUTLINED;
+  if (small_cover <= budget)
+    return SHEPARD_POINTS_SMALL;
+  *drawn = CLAMP ((size_t) ceil ((double) layer->count * budget / small_cover), 1, layer->count);
+  return SHEPARD_POINTS_THINNED;
+}
+
 void
 _shepard_points_layer_draw (const ShepardPointsLayer *layer, const ShepardView *view, double scale_x, double scale_y,
                             ShepardColorRamp ramp, double range_min, double range_max)
 {
-  double radius = SHEPARD_RENDER_POINT_RADIUS * view->scale;
+  size_t drawn = 0;
+  ShepardPointsStyle style = _shepard_points_layer_choose_style (layer, view, &drawn);
+  gboolean outlined = style == SHEPARD_POINTS_OUTLINED;
+  double radius = (outlined ? SHEPARD_RENDER_POINT_RADIUS : SHEPARD_POINTS_DENSE_RADIUS) * view->scale;
+  double outline = (outlined ? SHEPARD_RENDER_POINT_OUTLINE : SHEPARD_POINTS_DENSE_OUTLINE) * view->scale;
   double highlight_radius = SHEPARD_RENDER_HIGHLIGHT_RADIUS * view->scale;
 
   glUseProgram (layer->program);
@@ -191,13 +313,15 @@ _shepard_points_layer_draw (const ShepardPointsLayer *layer, const ShepardView *
   glUniform1i (layer->values_sampler, 1);
   glUniform1i (layer->own_values, layer->own_colors);
   glUniform1i (layer->first, 0);
+  glUniform1i (layer->stride, style == SHEPARD_POINTS_THINNED ? (GLint) layer->sample_stride : 0);
+  glUniform1i (layer->count_uniform, (GLint) layer->count);
   glUniform2f (layer->origin, (GLfloat) ((layer->origin_x - view->center_x) * scale_x),
                (GLfloat) ((layer->origin_y - view->center_y) * scale_y));
   glUniform2f (layer->scale, (GLfloat) scale_x, (GLfloat) scale_y);
   glUniform2f (layer->viewport, (GLfloat) view->width, (GLfloat) view->height);
   glUniform1f (layer->half, (GLfloat) (radius + 1));
   glUniform1f (layer->radius, (GLfloat) radius);
-  glUniform1f (layer->outline, (GLfloat) (SHEPARD_RENDER_POINT_OUTLINE * view->scale));
+  glUniform1f (layer->outline, (GLfloat) outline);
   glUniform1f (layer->ring, 0);
 
   glActiveTexture (GL_TEXTURE1);
@@ -205,12 +329,14 @@ _shepard_points_layer_draw (const ShepardPointsLayer *layer, const ShepardView *
   glActiveTexture (GL_TEXTURE0);
   glBindTexture (GL_TEXTURE_2D, layer->texture);
   glBindVertexArray (layer->vao);
-  glDrawArraysInstanced (GL_TRIANGLE_STRIP, 0, 4, (GLsizei) layer->count);
+  glDrawArraysInstanced (GL_TRIANGLE_STRIP, 0, 4, (GLsizei) drawn);
 
   /* Drawn once more, last, so that no neighbour covers it. */
   if (layer->highlight >= 0 && (size_t) layer->highlight < layer->count)
     {
       glUniform1i (layer->first, (GLint) layer->highlight);
+      glUniform1i (layer->stride, 0);
+      glUniform1f (layer->outline, (GLfloat) (SHEPARD_RENDER_POINT_OUTLINE * view->scale));
       glUniform1f (layer->half, (GLfloat) (highlight_radius + 1));
       glUniform1f (layer->radius, (GLfloat) highlight_radius);
       glUniform1f (layer->ring, (GLfloat) (SHEPARD_RENDER_HIGHLIGHT_RING * view->scale));

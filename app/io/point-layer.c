@@ -285,13 +285,21 @@ export_crs_wkt (OGRLayerH layer)
   return wkt;
 }
 
+/* A GArray holds room for a power of two of elements: cut to the points read, as the layer keeps them as long as it is
+ * open (up to half of each array otherwise). */
+static double *
+take_array (GArray *array, size_t count)
+{
+  return g_renew (double, g_array_free (array, FALSE), MAX (count, 1));
+}
+
 static void
 take_arrays (ShepardPointLayer *points, PointArrays *arrays)
 {
   points->count = arrays->x->len;
-  points->x = (double *) (void *) g_array_free (arrays->x, FALSE);
-  points->y = (double *) (void *) g_array_free (arrays->y, FALSE);
-  points->z = (double *) (void *) g_array_free (arrays->z, FALSE);
+  points->x = take_array (arrays->x, points->count);
+  points->y = take_array (arrays->y, points->count);
+  points->z = take_array (arrays->z, points->count);
   *arrays = (PointArrays) { 0 };
 }
 
@@ -416,10 +424,12 @@ shepard_point_layer_read (const char *source, const char *layer, const char *val
   points->layer_name = g_strdup (OGR_L_GetName (layer_handle));
   points->field_name = g_strdup (OGR_Fld_GetNameRef (OGR_FD_GetFieldDefn (OGR_L_GetLayerDefn (layer_handle),
                                                                           field_index)));
+  /* Room for every feature from the start, where the driver knows their number without a pass over them. */
+  guint reserved = (guint) CLAMP (OGR_L_GetFeatureCount (layer_handle, FALSE), 0, G_MAXINT);
   PointArrays arrays = {
-    .x = g_array_new (FALSE, FALSE, sizeof (double)),
-    .y = g_array_new (FALSE, FALSE, sizeof (double)),
-    .z = g_array_new (FALSE, FALSE, sizeof (double)),
+    .x = g_array_sized_new (FALSE, FALSE, sizeof (double), reserved),
+    .y = g_array_sized_new (FALSE, FALSE, sizeof (double), reserved),
+    .z = g_array_sized_new (FALSE, FALSE, sizeof (double), reserved),
   };
   shepard_gdal_error_trap_clear (&trap);
   gboolean read = read_features (points, &arrays, layer_handle, field_index, &trap,
