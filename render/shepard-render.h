@@ -30,12 +30,24 @@ typedef enum {
   SHEPARD_COLOR_RAMP_GRAYSCALE,
   SHEPARD_COLOR_RAMP_DIVERGING, /* blue, white at the middle, red: residuals and differences over a range about 0 */
   SHEPARD_COLOR_RAMP_PLASMA,    /* a sequential ramp unlike viridis, for the adaptive power alpha and R */
+  SHEPARD_COLOR_RAMP_MAGMA,
+  SHEPARD_COLOR_RAMP_INFERNO,
+  SHEPARD_COLOR_RAMP_CIVIDIS,   /* readable with red-green colour blindness */
+  SHEPARD_COLOR_RAMP_BROWN_TEAL, /* a second diverging ramp (ColorBrewer BrBG), white at the middle */
 } ShepardColorRamp;
 
 /* New ramps go at the end: stored settings hold the number. */
-#define SHEPARD_COLOR_RAMP_COUNT 5
+#define SHEPARD_COLOR_RAMP_COUNT 9
 
-/* "viridis", "terrain", "grayscale", "diverging", "plasma": the names GSettings and the command line use. */
+/* Or-ed into any ramp, reads it from its end to its start: every function taking a ShepardColorRamp takes it, so a
+ * reversed ramp travels wherever a ramp does (grid, dots, legend). */
+#define SHEPARD_COLOR_RAMP_REVERSED 0x100
+
+/* A ramp of the list, reversed or not. */
+gboolean shepard_color_ramp_is_valid (ShepardColorRamp ramp);
+
+/* "viridis", "terrain", "grayscale", "diverging", "plasma", "magma", "inferno", "cividis", "brown-teal": the names
+ * GSettings and the command line use (a reversed ramp has its ramp's name). */
 const char *shepard_color_ramp_to_string (ShepardColorRamp ramp);
 gboolean shepard_color_ramp_from_string (const char *name, ShepardColorRamp *ramp);
 
@@ -48,6 +60,16 @@ void shepard_color_ramp_evaluate (ShepardColorRamp ramp, double t, float rgb[3])
  * transparent. */
 gboolean shepard_color_ramp_color_for_value (ShepardColorRamp ramp, double value, double min, double max,
                                              float rgb[3]);
+
+/* Classes: n_classes (>= 1) classes bounded by n_classes + 1 rising breaks. A value takes the class of the last
+ * lower break it reaches (below breaks[0]: class 0; from breaks[n_classes - 1] up: the last class). */
+#define SHEPARD_RENDER_MAX_CLASSES 12
+guint shepard_color_classes_find (const double *breaks, guint n_classes, double value);
+
+/* The colour of a value drawn in classes: class i takes the ramp's colour at (i + 0.5) / n_classes, whatever the
+ * breaks' spacing (quantile classes are as distinct as equal ones). FALSE for a non-finite value, as above. */
+gboolean shepard_color_ramp_color_for_class (ShepardColorRamp ramp, double value, const double *breaks,
+                                             guint n_classes, float rgb[3]);
 
 /* Where the map is on the screen. */
 typedef struct {
@@ -71,6 +93,10 @@ void shepard_view_fit (ShepardView *view, double x_min, double y_min, double x_m
 #define SHEPARD_RENDER_POINT_OUTLINE 1.5
 #define SHEPARD_RENDER_HIGHLIGHT_RADIUS 9.0
 #define SHEPARD_RENDER_HIGHLIGHT_RING 2.5
+
+/* Context lines, in logical pixels: a dark line inside a light halo. */
+#define SHEPARD_RENDER_LINE_WIDTH 2.0
+#define SHEPARD_RENDER_LINE_HALO_WIDTH 5.0
 
 /* The hillshade's sun: azimuth clockwise from north and altitude above the horizon, in degrees. */
 #define SHEPARD_RENDER_SUN_AZIMUTH 315.0
@@ -109,6 +135,13 @@ gboolean shepard_renderer_set_grid_from_device (ShepardRenderer *renderer, const
 /* Stops drawing a grid (a new layer with no result yet). */
 void shepard_renderer_clear_grid (ShepardRenderer *renderer);
 
+/* A second grid, as set_grid takes it, drawn with the same ramp, range, classes and hillshade wherever the grid is not:
+ * a surface of a wider extent kept around a zoomed view's grid, so that the view never shows an empty border while
+ * the grid of a new view is computed. */
+gboolean shepard_renderer_set_backdrop (ShepardRenderer *renderer, const shepard_grid *grid, const float *values,
+                                        GError **error);
+void shepard_renderer_clear_backdrop (ShepardRenderer *renderer);
+
 /* The GL_R32F texture holding the grid (0 before set_grid), in the layout of set_grid's values: texel (col, row).
  * A new name after a size change. */
 guint shepard_renderer_get_grid_texture (const ShepardRenderer *renderer);
@@ -119,6 +152,14 @@ guint shepard_renderer_get_grid_texture (const ShepardRenderer *renderer);
  * drawn before, when they need a texture larger than the driver's largest (its side squared points). */
 gboolean shepard_renderer_set_points (ShepardRenderer *renderer, const double *x, const double *y, const double *z,
                                       size_t n_points, GError **error);
+
+/* Context lines (a river, a boundary), drawn over the grid and under the dots: strip i joins the vertices
+ * strip_start[i] .. strip_start[i + 1] - 1 of x and y (in map units) in order; strip_start holds n_strips + 1
+ * entries. The segments are copied into a float texture; n_strips 0 removes the lines. Fails with
+ * SHEPARD_RENDER_ERROR_TOO_LARGE, keeping the lines drawn before, beyond the driver's largest texture (its side
+ * squared segments). */
+gboolean shepard_renderer_set_lines (ShepardRenderer *renderer, const double *x, const double *y,
+                                     const size_t *strip_start, size_t n_strips, GError **error);
 
 /* Colours the dots by values of their own (a residual, say), one per point in the order of set_points, through ramp
  * over [min, max] (finite, max >= min) rather than z through the grid's ramp and range; a non-finite value is drawn
@@ -135,6 +176,14 @@ void shepard_renderer_set_ramp (ShepardRenderer *renderer, ShepardColorRamp ramp
 
 /* The values mapped to the two ends of the ramp (finite, max >= min). */
 void shepard_renderer_set_range (ShepardRenderer *renderer, double min, double max);
+
+/* Draws the grid in classes (shepard_color_ramp_color_for_class) rather than continuously: breaks holds n_classes + 1
+ * rising values, n_classes at most SHEPARD_RENDER_MAX_CLASSES; n_classes 0 (breaks NULL) goes back to continuous. The
+ * dots stay continuous: they show each sample's own value. */
+void shepard_renderer_set_classes (ShepardRenderer *renderer, const double *breaks, guint n_classes);
+
+/* The grid's opacity in [0, 1] (1 by default): the dots stay opaque on top of it. */
+void shepard_renderer_set_opacity (ShepardRenderer *renderer, double opacity);
 
 /* Shades the grid as lit by a sun at SHEPARD_RENDER_SUN_AZIMUTH / _ALTITUDE, with slopes from the neighbouring
  * cells over the grid's cell size. z_factor converts the values into map units (1 when both are metres; raise it to

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The renderer: the grid layer (its program, texture and CUDA-OpenGL interop), the state both layers draw with, and
- * the frame. The points layer is in shepard-renderer-points.c. */
+ * the frame. The points layer is in shepard-renderer-points.c, the context lines in shepard-renderer-lines.c. */
 #include "shepard-render-private.h"
 
 #include <epoxy/gl.h>
 #include <math.h>
 
 #include "cuda-gl-texture.h"
+#include "shepard-renderer-lines.h"
 #include "shepard-renderer-points.h"
 
 G_DEFINE_QUARK (shepard-render-error-quark, shepard_render_error)
@@ -33,6 +34,9 @@ static const char grid_fragment_body[] =
   "uniform int u_hillshade;\n"
   "uniform vec2 u_cell_size; /* dx, dy divided by the z factor */\n"
   "uniform vec3 u_sun;       /* unit vector towards the sun: east, north, up */\n"
+  "uniform float u_opacity;\n"
+  "uniform int u_n_classes;  /* 0: continuous */\n"
+  "uniform float u_breaks[" G_STRINGIFY (SHEPARD_RENDER_MAX_CLASSES) " + 1];\n"
   "in vec2 v_cell;\n"
   "out vec4 frag_color;\n"
   SHEPARD_NODATA_GLSL
@@ -42,6 +46,16 @@ static const char grid_fragment_body[] =
   "  float z = texelFetch (u_grid, clamp (cell, ivec2 (0), size - 1), 0).r;\n"
   "  return nodata (z) ? centre : z;\n"
   "}\n"
+  "/* Class i is drawn with the ramp's colour at (i + 0.5) / n, as shepard_color_ramp_color_for_class(). */\n"
+  "vec3 classed (float z)\n"
+  "{\n"
+  "  int index = 0;\n"
+  "  for (int i = 1; i < u_n_classes; i++)\n"
+  "    if (z >= u_breaks[i])\n"
+  "      index = i;\n"
+  "  float t = (float (index) + 0.5) / float (u_n_classes);\n"
+  "  return ramp (mix (u_range.x, u_range.y, t));\n"
+  "}\n"
   "void main ()\n"
   "{\n"
   "  ivec2 size = textureSize (u_grid, 0);\n"
@@ -49,7 +63,7 @@ static const char grid_fragment_body[] =
   "  float z = texelFetch (u_grid, cell, 0).r;\n"
   "  if (nodata (z))\n"
   "    discard;\n"
-  "  vec3 rgb = ramp (z);\n"
+  "  vec3 rgb = u_n_classes > 0 ? classed (z) : ramp (z);\n"
   "  if (u_hillshade != 0) {\n"
   "    float a = neighbour (cell + ivec2 (-1, -1), size, z);\n"
   "    float b = neighbour (cell + ivec2 (0, -1), size, z);\n"
@@ -66,7 +80,7 @@ static const char grid_fragment_body[] =
   "    /* Some ambient light keeps the colours of slopes facing away from the sun readable. */\n"
   "    rgb *= 0.4 + 0.6 * shade;\n"
   "  }\n"
-  "  frag_color = vec4 (rgb, 1.0);\n"
+  "  frag_color = vec4 (rgb * u_opacity, u_opacity);\n"
   "}\n";
 
 struct _ShepardRenderer {
@@ -75,19 +89,27 @@ struct _ShepardRenderer {
   GLuint grid_program;
   ShepardRampUniforms grid_ramp;
   GLint grid_corners, grid_size, grid_sampler, grid_hillshade, grid_cell_size, grid_sun;
+  GLint grid_opacity, grid_n_classes, grid_breaks;
   GLuint grid_vao;
   GLuint grid_texture;
   size_t texture_width, texture_height;
   shepard_grid grid;
   gboolean has_grid;
+  GLuint backdrop_texture;
+  shepard_grid backdrop_grid;
+  gboolean has_backdrop;
   ShepardCudaGlTexture *cuda_texture; /* NULL unless CUDA-OpenGL interop is enabled */
 
+  ShepardLinesLayer lines;
   ShepardPointsLayer points;
 
   ShepardColorRamp ramp;
   double range_min, range_max;
   gboolean hillshade;
   double z_factor;
+  double opacity;
+  guint n_classes;
+  GLfloat breaks[SHEPARD_RENDER_MAX_CLASSES + 1];
   ShepardView view;
 };
 
@@ -112,6 +134,7 @@ shepard_renderer_new (GError **error)
   self->range_min = 0;
   self->range_max = 1;
   self->z_factor = 1;
+  self->opacity = 1;
   self->view = (ShepardView) { .units_per_pixel = 1, .width = 1, .height = 1, .scale = 1 };
   glGetIntegerv (GL_MAX_TEXTURE_SIZE, &self->max_texture_size);
 
@@ -125,8 +148,11 @@ shepard_renderer_new (GError **error)
   self->grid_hillshade = glGetUniformLocation (self->grid_program, "u_hillshade");
   self->grid_cell_size = glGetUniformLocation (self->grid_program, "u_cell_size");
   self->grid_sun = glGetUniformLocation (self->grid_program, "u_sun");
+  self->grid_opacity = glGetUniformLocation (self->grid_program, "u_opacity");
+  self->grid_n_classes = glGetUniformLocation (self->grid_program, "u_n_classes");
+  self->grid_breaks = glGetUniformLocation (self->grid_program, "u_breaks");
 
-  if (!_shepard_points_layer_init (&self->points, error))
+  if (!_shepard_lines_layer_init (&self->lines, error) || !_shepard_points_layer_init (&self->points, error))
     return NULL;
 
   /* The quad's corners come from gl_VertexID; a core context still wants a vertex array bound to draw. */
@@ -144,10 +170,12 @@ shepard_renderer_free (ShepardRenderer *self)
   /* glDelete* ignores the name 0, which a renderer that failed half-way still holds. */
   glDeleteProgram (self->grid_program);
   glDeleteVertexArrays (1, &self->grid_vao);
+  _shepard_lines_layer_clear (&self->lines);
   _shepard_points_layer_clear (&self->points);
   /* CUDA must let go of the texture before GL deletes it. */
   g_clear_pointer (&self->cuda_texture, _shepard_cuda_gl_texture_free);
   glDeleteTextures (1, &self->grid_texture);
+  glDeleteTextures (1, &self->backdrop_texture);
   g_free (self);
 }
 
@@ -292,6 +320,30 @@ shepard_renderer_clear_grid (ShepardRenderer *self)
   self->has_grid = FALSE;
 }
 
+gboolean
+shepard_renderer_set_backdrop (ShepardRenderer *self, const shepard_grid *grid, const float *values, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (grid != NULL && values != NULL, FALSE);
+  g_return_val_if_fail (grid->width > 0 && grid->height > 0 && grid->dx > 0 && grid->dy > 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_grid_size (self, grid, error))
+    return FALSE;
+  _shepard_render_upload_float_texture (&self->backdrop_texture, GL_R32F, GL_RED, grid->width, grid->height, values);
+  self->backdrop_grid = *grid;
+  self->has_backdrop = TRUE;
+  return TRUE;
+}
+
+void
+shepard_renderer_clear_backdrop (ShepardRenderer *self)
+{
+  g_return_if_fail (self != NULL);
+
+  self->has_backdrop = FALSE;
+}
+
 guint
 shepard_renderer_get_grid_texture (const ShepardRenderer *self)
 {
@@ -312,11 +364,22 @@ shepard_renderer_set_points (ShepardRenderer *self, const double *x, const doubl
 }
 
 gboolean
+shepard_renderer_set_lines (ShepardRenderer *self, const double *x, const double *y, const size_t *strip_start,
+                            size_t n_strips, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (n_strips == 0 || (x != NULL && y != NULL && strip_start != NULL), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return _shepard_lines_layer_set_lines (&self->lines, self->max_texture_size, x, y, strip_start, n_strips, error);
+}
+
+gboolean
 shepard_renderer_set_point_colors (ShepardRenderer *self, const double *values, size_t n_points,
                                    ShepardColorRamp ramp, double min, double max, GError **error)
 {
   g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (values == NULL || ((int) ramp >= 0 && (int) ramp < SHEPARD_COLOR_RAMP_COUNT), FALSE);
+  g_return_val_if_fail (values == NULL || shepard_color_ramp_is_valid (ramp), FALSE);
   g_return_val_if_fail (values == NULL || (isfinite (min) && isfinite (max) && max >= min), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
@@ -336,9 +399,30 @@ void
 shepard_renderer_set_ramp (ShepardRenderer *self, ShepardColorRamp ramp)
 {
   g_return_if_fail (self != NULL);
-  g_return_if_fail ((int) ramp >= 0 && (int) ramp < SHEPARD_COLOR_RAMP_COUNT);
+  g_return_if_fail (shepard_color_ramp_is_valid (ramp));
 
   self->ramp = ramp;
+}
+
+void
+shepard_renderer_set_classes (ShepardRenderer *self, const double *breaks, guint n_classes)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (n_classes <= SHEPARD_RENDER_MAX_CLASSES);
+  g_return_if_fail (n_classes == 0 || breaks != NULL);
+
+  for (guint i = 0; n_classes > 0 && i <= n_classes; i++)
+    self->breaks[i] = (GLfloat) breaks[i];
+  self->n_classes = n_classes;
+}
+
+void
+shepard_renderer_set_opacity (ShepardRenderer *self, double opacity)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (opacity >= 0 && opacity <= 1);
+
+  self->opacity = opacity;
 }
 
 void
@@ -372,9 +456,8 @@ shepard_renderer_set_view (ShepardRenderer *self, const ShepardView *view)
 }
 
 static void
-draw_grid (ShepardRenderer *self, double scale_x, double scale_y)
+draw_grid (ShepardRenderer *self, const shepard_grid *grid, GLuint texture, double scale_x, double scale_y)
 {
-  const shepard_grid *grid = &self->grid;
   const ShepardView *view = &self->view;
   double altitude = SHEPARD_RENDER_SUN_ALTITUDE * G_PI / 180;
   double azimuth = SHEPARD_RENDER_SUN_AZIMUTH * G_PI / 180;
@@ -392,12 +475,55 @@ draw_grid (ShepardRenderer *self, double scale_x, double scale_y)
   glUniform2f (self->grid_cell_size, (GLfloat) (grid->dx / self->z_factor), (GLfloat) (grid->dy / self->z_factor));
   glUniform3f (self->grid_sun, (GLfloat) (sin (azimuth) * cos (altitude)), (GLfloat) (cos (azimuth) * cos (altitude)),
                (GLfloat) sin (altitude));
+  glUniform1f (self->grid_opacity, (GLfloat) self->opacity);
+  glUniform1i (self->grid_n_classes, (GLint) self->n_classes);
+  if (self->n_classes > 0)
+    glUniform1fv (self->grid_breaks, (GLsizei) self->n_classes + 1, self->breaks);
 
   glActiveTexture (GL_TEXTURE0);
-  glBindTexture (GL_TEXTURE_2D, self->grid_texture);
+  glBindTexture (GL_TEXTURE_2D, texture);
   glBindVertexArray (self->grid_vao);
   glDrawArrays (GL_TRIANGLE_STRIP, 0, 4);
   glBindTexture (GL_TEXTURE_2D, 0);
+}
+
+/* The backdrop only where the grid is not, so that a translucent grid does not show it through: in the bands of the
+ * framebuffer above, below, left and right of the grid's rectangle. The rectangle's edges round as the rasteriser
+ * rounds the quad's (pixel centres), so that the bands meet the grid without a gap. */
+static void
+draw_backdrop (ShepardRenderer *self, double scale_x, double scale_y)
+{
+  const ShepardView *view = &self->view;
+  int width = view->width, height = view->height;
+
+  if (!self->has_grid)
+    {
+      draw_grid (self, &self->backdrop_grid, self->backdrop_texture, scale_x, scale_y);
+      return;
+    }
+  const shepard_grid *grid = &self->grid;
+  /* Framebuffer pixels from the bottom-left corner, as glScissor takes them. */
+  double left = ((grid->x_min - view->center_x) * scale_x + 1) * width / 2;
+  double right = ((grid->x_min + (double) grid->width * grid->dx - view->center_x) * scale_x + 1) * width / 2;
+  double bottom = ((grid->y_max - (double) grid->height * grid->dy - view->center_y) * scale_y + 1) * height / 2;
+  double top = ((grid->y_max - view->center_y) * scale_y + 1) * height / 2;
+  int x0 = (int) CLAMP (round (left), 0, width), x1 = (int) CLAMP (round (right), 0, width);
+  int y0 = (int) CLAMP (round (bottom), 0, height), y1 = (int) CLAMP (round (top), 0, height);
+  const int bands[4][4] = {
+    { 0, y1, width, height - y1 }, /* above */
+    { 0, 0, width, y0 },           /* below */
+    { 0, y0, x0, y1 - y0 },        /* left */
+    { x1, y0, width - x1, y1 - y0 }, /* right */
+  };
+
+  glEnable (GL_SCISSOR_TEST);
+  for (int i = 0; i < 4; i++)
+    if (bands[i][2] > 0 && bands[i][3] > 0)
+      {
+        glScissor (bands[i][0], bands[i][1], bands[i][2], bands[i][3]);
+        draw_grid (self, &self->backdrop_grid, self->backdrop_texture, scale_x, scale_y);
+      }
+  glDisable (GL_SCISSOR_TEST);
 }
 
 void
@@ -419,8 +545,12 @@ shepard_renderer_draw (ShepardRenderer *self)
   glEnable (GL_BLEND);
   glBlendFunc (GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
 
+  if (self->has_backdrop)
+    draw_backdrop (self, scale_x, scale_y);
   if (self->has_grid)
-    draw_grid (self, scale_x, scale_y);
+    draw_grid (self, &self->grid, self->grid_texture, scale_x, scale_y);
+  if (self->lines.count > 0)
+    _shepard_lines_layer_draw (&self->lines, view, scale_x, scale_y);
   if (self->points.count > 0)
     _shepard_points_layer_draw (&self->points, view, scale_x, scale_y, self->ramp, self->range_min, self->range_max);
 

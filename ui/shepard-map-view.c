@@ -1,54 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "shepard-map-view.h"
+#include "shepard-map-view-private.h"
 
 #include <epoxy/gl.h>
 #include <math.h>
-
-struct _ShepardMapView
-{
-  GtkGLArea parent_instance;
-
-  ShepardRenderer *renderer;
-  ShepardView view;
-  ShepardSurface *surface;
-  gboolean surface_dirty;
-  GArray *point_x, *point_y, *point_z;
-  gboolean points_dirty;
-  double bounds[4];
-  gboolean has_bounds;
-  gboolean fit_pending;
-  ShepardColorRamp ramp;
-  double range_min, range_max;
-  gboolean hillshade;
-  double drag_center_x, drag_center_y;
-  double pointer_x, pointer_y;
-  shepard_plane plane;         /* which plane of the surface is drawn */
-  gboolean editing;            /* drags that start on a point move it rather than the map */
-  gssize dragged_point;        /* the point being moved, or -1 */
-  gboolean point_colors_dirty;
-  GArray *point_colors;        /* values of the dots' own colours, empty: by z */
-  ShepardColorRamp point_ramp;
-  double point_min, point_max;
-  gssize highlight;
-
-  int cuda_device;        /* -1: the engine runs on the CPU */
-  gboolean interop;       /* the renderer copies device grids on the GPU */
-  char *interop_failure;  /* why interop is off, when it was tried */
-  guint interop_notify_idle; /* the notification of "interop" held back until the frame being drawn is done */
-};
+#include <string.h>
 
 G_DEFINE_FINAL_TYPE (ShepardMapView, shepard_map_view, GTK_TYPE_GL_AREA)
-
-enum {
-  SIGNAL_CURSOR_MOVED,
-  SIGNAL_CURSOR_LEFT,
-  SIGNAL_CLICKED,
-  SIGNAL_POINT_CLICKED,
-  SIGNAL_POINT_DRAGGED,
-  SIGNAL_DELETE_REQUESTED,
-  SIGNAL_VIEW_CHANGED,
-  N_SIGNALS
-};
 
 enum {
   PROP_0,
@@ -56,13 +13,10 @@ enum {
   N_PROPS
 };
 
-static guint signals[N_SIGNALS];
+guint _shepard_map_view_signals[N_SIGNALS];
 static GParamSpec *properties[N_PROPS];
 
-#define ZOOM_STEP 1.2
 #define FIT_MARGIN 24.0
-/* A click or a drag this close to a dot (logical pixels) is about that dot. */
-#define POINT_HIT_RADIUS 8.0
 
 GtkWidget *
 shepard_map_view_new (void)
@@ -70,10 +24,10 @@ shepard_map_view_new (void)
   return g_object_new (SHEPARD_TYPE_MAP_VIEW, NULL);
 }
 
-static void
-view_changed (ShepardMapView *self)
+void
+_shepard_map_view_view_changed (ShepardMapView *self)
 {
-  g_signal_emit (self, signals[SIGNAL_VIEW_CHANGED], 0);
+  g_signal_emit (self, _shepard_map_view_signals[SIGNAL_VIEW_CHANGED], 0);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -87,7 +41,7 @@ apply_fit (ShepardMapView *self)
     }
   shepard_view_fit (&self->view, self->bounds[0], self->bounds[1], self->bounds[2], self->bounds[3], FIT_MARGIN);
   self->fit_pending = FALSE;
-  g_signal_emit (self, signals[SIGNAL_VIEW_CHANGED], 0);
+  g_signal_emit (self, _shepard_map_view_signals[SIGNAL_VIEW_CHANGED], 0);
 }
 
 static void
@@ -171,6 +125,7 @@ shepard_map_view_realize (GtkWidget *widget)
     }
   self->surface_dirty = TRUE;
   self->points_dirty = TRUE;
+  self->context_dirty = TRUE;
   try_interop (self);
 }
 
@@ -197,7 +152,7 @@ shepard_map_view_resize (GtkGLArea *area, int width, int height)
   if (self->fit_pending)
     apply_fit (self);
   else
-    g_signal_emit (self, signals[SIGNAL_VIEW_CHANGED], 0);
+    g_signal_emit (self, _shepard_map_view_signals[SIGNAL_VIEW_CHANGED], 0);
 }
 
 /* Only the newest surface reaches the texture: any set since the last frame were never drawn. */
@@ -237,6 +192,26 @@ upload_surface (ShepardMapView *self, GError **error)
   return values != NULL && shepard_renderer_set_grid (self->renderer, &surface->grid, values, error);
 }
 
+/* The backdrop is an aid: one that cannot be drawn is left out, and the surface still shows. */
+static void
+upload_backdrop (ShepardMapView *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (self->backdrop == NULL)
+    {
+      shepard_renderer_clear_backdrop (self->renderer);
+      return;
+    }
+  shepard_plane plane = shepard_surface_has_plane (self->backdrop, self->plane) ? self->plane : SHEPARD_PLANE_VALUES;
+  g_autofree float *values = shepard_surface_copy_plane (self->backdrop, plane, &error);
+  if (values == NULL || !shepard_renderer_set_backdrop (self->renderer, &self->backdrop->grid, values, &error))
+    {
+      g_message ("The map shows no surface around the zoomed one: %s", error->message);
+      shepard_renderer_clear_backdrop (self->renderer);
+    }
+}
+
 static gboolean
 shepard_map_view_render (GtkGLArea *area, GdkGLContext *context)
 {
@@ -255,6 +230,11 @@ shepard_map_view_render (GtkGLArea *area, GdkGLContext *context)
         }
       self->surface_dirty = FALSE;
     }
+  if (self->backdrop_dirty)
+    {
+      upload_backdrop (self);
+      self->backdrop_dirty = FALSE;
+    }
   if (self->points_dirty)
     {
       GError *error = NULL;
@@ -268,6 +248,17 @@ shepard_map_view_render (GtkGLArea *area, GdkGLContext *context)
         }
       self->points_dirty = FALSE;
       self->point_colors_dirty = TRUE;
+    }
+  if (self->context_dirty)
+    {
+      g_autoptr (GError) error = NULL;
+      size_t n_strips = self->context_strip_start->len > 0 ? self->context_strip_start->len - 1 : 0;
+      /* Beyond the driver's largest texture the backdrop is left out; the surface and the points still show. */
+      if (!shepard_renderer_set_lines (self->renderer, (double *) self->context_x->data,
+                                       (double *) self->context_y->data, (size_t *) self->context_strip_start->data,
+                                       n_strips, &error))
+        g_message ("Context layers not drawn: %s", error->message);
+      self->context_dirty = FALSE;
     }
   if (self->point_colors_dirty)
     {
@@ -288,132 +279,12 @@ shepard_map_view_render (GtkGLArea *area, GdkGLContext *context)
   shepard_renderer_set_ramp (self->renderer, self->ramp);
   shepard_renderer_set_range (self->renderer, self->range_min, self->range_max);
   shepard_renderer_set_hillshade (self->renderer, self->hillshade, 1.0);
+  shepard_renderer_set_opacity (self->renderer, self->opacity);
+  shepard_renderer_set_classes (self->renderer, self->n_classes > 0 ? self->breaks : NULL, self->n_classes);
   shepard_renderer_set_highlight (self->renderer, self->highlight);
   shepard_renderer_set_view (self->renderer, &self->view);
   shepard_renderer_draw (self->renderer);
   return TRUE;
-}
-
-/* The dot nearest to the widget position (px, py) within POINT_HIT_RADIUS, or -1. */
-static gssize
-point_at (ShepardMapView *self, double px, double py)
-{
-  gssize found = -1;
-  double best = POINT_HIT_RADIUS * POINT_HIT_RADIUS;
-
-  if (self->view.width <= 0 || !(self->view.units_per_pixel > 0))
-    return -1;
-  for (guint i = 0; i < self->point_x->len; i++)
-    {
-      double wx, wy;
-      shepard_view_map_to_pixel (&self->view, g_array_index (self->point_x, double, i),
-                                 g_array_index (self->point_y, double, i), &wx, &wy);
-      double d2 = (wx - px) * (wx - px) + (wy - py) * (wy - py);
-      if (d2 <= best)
-        {
-          best = d2;
-          found = (gssize) i;
-        }
-    }
-  return found;
-}
-
-static void
-on_drag_begin (GtkGestureDrag *gesture, double x, double y, ShepardMapView *self)
-{
-  self->drag_center_x = self->view.center_x;
-  self->drag_center_y = self->view.center_y;
-  self->dragged_point = self->editing ? point_at (self, x, y) : -1;
-}
-
-static void
-on_drag_update (GtkGestureDrag *gesture, double dx, double dy, ShepardMapView *self)
-{
-  if (self->dragged_point >= 0)
-    {
-      double start_x, start_y, map_x, map_y;
-      gtk_gesture_drag_get_start_point (gesture, &start_x, &start_y);
-      shepard_view_pixel_to_map (&self->view, start_x + dx, start_y + dy, &map_x, &map_y);
-      g_signal_emit (self, signals[SIGNAL_POINT_DRAGGED], 0, (guint) self->dragged_point, map_x, map_y);
-      return;
-    }
-  self->view.center_x = self->drag_center_x - dx * self->view.units_per_pixel;
-  self->view.center_y = self->drag_center_y + dy * self->view.units_per_pixel;
-  view_changed (self);
-}
-
-static void
-on_drag_end (GtkGestureDrag *gesture, double dx, double dy, ShepardMapView *self)
-{
-  self->dragged_point = -1;
-}
-
-/* A press and release without a drag in between (GtkGestureClick gives up once the pointer moves). */
-static void
-on_click_released (GtkGestureClick *gesture, int n_press, double x, double y, ShepardMapView *self)
-{
-  double map_x, map_y;
-
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (self->view.width <= 0 || !(self->view.units_per_pixel > 0))
-    return;
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-  /* Ctrl+click is always a click on the map, so that a cell beside a dot (of a dense layer) can be pinned. */
-  gssize point = state & GDK_CONTROL_MASK ? -1 : point_at (self, x, y);
-  if (point >= 0)
-    {
-      g_signal_emit (self, signals[SIGNAL_POINT_CLICKED], 0, (guint) point);
-      return;
-    }
-  shepard_view_pixel_to_map (&self->view, x, y, &map_x, &map_y);
-  g_signal_emit (self, signals[SIGNAL_CLICKED], 0, map_x, map_y,
-                 (guint) (state & gtk_accelerator_get_default_mod_mask ()));
-}
-
-static gboolean
-on_key_pressed (GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state,
-                ShepardMapView *self)
-{
-  if (keyval != GDK_KEY_Delete && keyval != GDK_KEY_KP_Delete && keyval != GDK_KEY_BackSpace)
-    return FALSE;
-  g_signal_emit (self, signals[SIGNAL_DELETE_REQUESTED], 0);
-  return TRUE;
-}
-
-static gboolean
-on_scroll (GtkEventControllerScroll *controller, double dx, double dy, ShepardMapView *self)
-{
-  double before_x, before_y, after_x, after_y;
-
-  if (dy == 0 || self->view.width <= 0)
-    return FALSE;
-  /* Keep the map position under the cursor where it is. */
-  shepard_view_pixel_to_map (&self->view, self->pointer_x, self->pointer_y, &before_x, &before_y);
-  self->view.units_per_pixel *= pow (ZOOM_STEP, dy);
-  shepard_view_pixel_to_map (&self->view, self->pointer_x, self->pointer_y, &after_x, &after_y);
-  self->view.center_x += before_x - after_x;
-  self->view.center_y += before_y - after_y;
-  view_changed (self);
-  return TRUE;
-}
-
-static void
-on_motion (GtkEventControllerMotion *controller, double x, double y, ShepardMapView *self)
-{
-  double map_x, map_y;
-
-  self->pointer_x = x;
-  self->pointer_y = y;
-  if (self->view.width <= 0 || self->view.units_per_pixel <= 0)
-    return;
-  shepard_view_pixel_to_map (&self->view, x, y, &map_x, &map_y);
-  g_signal_emit (self, signals[SIGNAL_CURSOR_MOVED], 0, map_x, map_y);
-}
-
-static void
-on_leave (GtkEventControllerMotion *controller, ShepardMapView *self)
-{
-  g_signal_emit (self, signals[SIGNAL_CURSOR_LEFT], 0);
 }
 
 static void
@@ -423,11 +294,15 @@ shepard_map_view_finalize (GObject *object)
 
   g_clear_handle_id (&self->interop_notify_idle, g_source_remove);
   g_clear_pointer (&self->surface, shepard_surface_unref);
+  g_clear_pointer (&self->backdrop, shepard_surface_unref);
   g_free (self->interop_failure);
   g_array_unref (self->point_x);
   g_array_unref (self->point_y);
   g_array_unref (self->point_z);
   g_array_unref (self->point_colors);
+  g_array_unref (self->context_x);
+  g_array_unref (self->context_y);
+  g_array_unref (self->context_strip_start);
   G_OBJECT_CLASS (shepard_map_view_parent_class)->finalize (object);
 }
 
@@ -452,6 +327,7 @@ shepard_map_view_class_init (ShepardMapViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkGLAreaClass *area_class = GTK_GL_AREA_CLASS (klass);
+  guint *signals = _shepard_map_view_signals;
 
   object_class->get_property = shepard_map_view_get_property;
   object_class->finalize = shepard_map_view_finalize;
@@ -486,21 +362,19 @@ shepard_map_view_class_init (ShepardMapViewClass *klass)
                                                      | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_css_name (widget_class, "mapview");
+  _shepard_map_view_class_input_init (widget_class);
 }
 
 static void
 shepard_map_view_init (ShepardMapView *self)
 {
-  GtkGesture *drag = gtk_gesture_drag_new ();
-  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkGesture *click = gtk_gesture_click_new ();
-  GtkEventController *keys = gtk_event_controller_key_new ();
-
   self->point_x = g_array_new (FALSE, FALSE, sizeof (double));
   self->point_y = g_array_new (FALSE, FALSE, sizeof (double));
   self->point_z = g_array_new (FALSE, FALSE, sizeof (double));
   self->point_colors = g_array_new (FALSE, FALSE, sizeof (double));
+  self->context_x = g_array_new (FALSE, FALSE, sizeof (double));
+  self->context_y = g_array_new (FALSE, FALSE, sizeof (double));
+  self->context_strip_start = g_array_new (FALSE, FALSE, sizeof (size_t));
   self->plane = SHEPARD_PLANE_VALUES;
   self->dragged_point = -1;
   self->highlight = -1;
@@ -508,29 +382,14 @@ shepard_map_view_init (ShepardMapView *self)
   self->view.scale = 1.0;
   self->range_max = 1.0;
   self->ramp = SHEPARD_COLOR_RAMP_VIRIDIS;
+  self->opacity = 1.0;
   self->cuda_device = -1;
 
   gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self), FALSE);
   gtk_gl_area_set_auto_render (GTK_GL_AREA (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
-  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
-  g_signal_connect (click, "released", G_CALLBACK (on_click_released), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+  _shepard_map_view_input_init (self);
 }
 
 void
@@ -559,11 +418,60 @@ shepard_map_view_set_points (ShepardMapView *self, const double *x, const double
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* Whether outer's extent holds inner's (to a millionth of a cell, as extents computed apart may differ). */
+static gboolean
+grid_covers (const shepard_grid *outer, const shepard_grid *inner)
+{
+  double tolerance_x = 1e-6 * inner->dx, tolerance_y = 1e-6 * inner->dy;
+
+  return outer->x_min <= inner->x_min + tolerance_x && outer->y_max >= inner->y_max - tolerance_y
+         && outer->x_min + (double) outer->width * outer->dx
+              >= inner->x_min + (double) inner->width * inner->dx - tolerance_x
+         && outer->y_max - (double) outer->height * outer->dy
+              <= inner->y_max - (double) inner->height * inner->dy + tolerance_y;
+}
+
+static double
+grid_area (const shepard_grid *grid)
+{
+  return (double) grid->width * grid->dx * (double) grid->height * grid->dy;
+}
+
+static void
+set_backdrop (ShepardMapView *self, ShepardSurface *backdrop)
+{
+  if (backdrop == self->backdrop)
+    return;
+  if (backdrop != NULL)
+    shepard_surface_ref (backdrop);
+  g_clear_pointer (&self->backdrop, shepard_surface_unref);
+  self->backdrop = backdrop;
+  self->backdrop_dirty = TRUE;
+}
+
+/* A surface over less than the one it replaces (a zoomed or panned view's) keeps the wider one drawn around it, until
+ * a surface covers that again: the widest stays, so that panning a zoomed view shows the whole layer's surface
+ * around the part that follows the view. */
+static void
+update_backdrop (ShepardMapView *self, ShepardSurface *surface)
+{
+  ShepardSurface *replaced = self->surface;
+
+  if (surface == NULL)
+    set_backdrop (self, NULL);
+  else if (replaced != NULL && !grid_covers (&surface->grid, &replaced->grid)
+           && (self->backdrop == NULL || grid_area (&replaced->grid) >= grid_area (&self->backdrop->grid)))
+    set_backdrop (self, replaced);
+  else if (self->backdrop != NULL && grid_covers (&surface->grid, &self->backdrop->grid))
+    set_backdrop (self, NULL);
+}
+
 void
 shepard_map_view_set_surface (ShepardMapView *self, ShepardSurface *surface)
 {
   g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
 
+  update_backdrop (self, surface);
   if (surface != NULL)
     shepard_surface_ref (surface);
   g_clear_pointer (&self->surface, shepard_surface_unref);
@@ -604,6 +512,26 @@ shepard_map_view_set_range (ShepardMapView *self, double min, double max)
 }
 
 void
+shepard_map_view_set_opacity (ShepardMapView *self, double opacity)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+  g_return_if_fail (opacity >= 0 && opacity <= 1);
+  self->opacity = opacity;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+shepard_map_view_set_classes (ShepardMapView *self, const double *breaks, guint n_classes)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+  g_return_if_fail (n_classes <= SHEPARD_RENDER_MAX_CLASSES && (n_classes == 0 || breaks != NULL));
+  if (n_classes > 0)
+    memcpy (self->breaks, breaks, (n_classes + 1) * sizeof *breaks);
+  self->n_classes = n_classes;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
 shepard_map_view_set_hillshade (ShepardMapView *self, gboolean enabled)
 {
   g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
@@ -640,6 +568,36 @@ shepard_map_view_update_points (ShepardMapView *self, const double *x, const dou
 }
 
 void
+shepard_map_view_set_context_lines (ShepardMapView *self, ShepardContextLayer *const *layers, guint n_layers)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+  g_return_if_fail (n_layers == 0 || layers != NULL);
+
+  g_array_set_size (self->context_x, 0);
+  g_array_set_size (self->context_y, 0);
+  g_array_set_size (self->context_strip_start, 0);
+  for (guint i = 0; i < n_layers; i++)
+    {
+      const ShepardContextLayer *layer = layers[i];
+      size_t base = self->context_x->len;
+      g_array_append_vals (self->context_x, layer->x, layer->n_vertices);
+      g_array_append_vals (self->context_y, layer->y, layer->n_vertices);
+      for (size_t s = 0; s < layer->n_strips; s++)
+        {
+          size_t start = base + layer->strip_start[s];
+          g_array_append_val (self->context_strip_start, start);
+        }
+    }
+  if (self->context_strip_start->len > 0)
+    {
+      size_t end = self->context_x->len;
+      g_array_append_val (self->context_strip_start, end);
+    }
+  self->context_dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
 shepard_map_view_set_plane (ShepardMapView *self, shepard_plane plane)
 {
   g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
@@ -648,6 +606,7 @@ shepard_map_view_set_plane (ShepardMapView *self, shepard_plane plane)
     return;
   self->plane = plane;
   self->surface_dirty = TRUE;
+  self->backdrop_dirty = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -686,7 +645,41 @@ shepard_map_view_center_on (ShepardMapView *self, double x, double y)
   self->view.center_x = x;
   self->view.center_y = y;
   self->fit_pending = FALSE;
-  view_changed (self);
+  _shepard_map_view_view_changed (self);
+}
+
+void
+shepard_map_view_zoom (ShepardMapView *self, double factor)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+  g_return_if_fail (isfinite (factor) && factor > 0);
+
+  self->view.units_per_pixel /= factor;
+  self->fit_pending = FALSE;
+  _shepard_map_view_view_changed (self);
+}
+
+void
+shepard_map_view_pan (ShepardMapView *self, double right, double up)
+{
+  g_return_if_fail (SHEPARD_IS_MAP_VIEW (self));
+  g_return_if_fail (isfinite (right) && isfinite (up));
+
+  double units_per_device_pixel = self->view.units_per_pixel / self->view.scale;
+  self->view.center_x += right * self->view.width * units_per_device_pixel;
+  self->view.center_y += up * self->view.height * units_per_device_pixel;
+  self->fit_pending = FALSE;
+  _shepard_map_view_view_changed (self);
+}
+
+double
+shepard_map_view_get_pixel_size (ShepardMapView *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_MAP_VIEW (self), 0.0);
+
+  if (self->view.width <= 0 || !(self->view.units_per_pixel > 0))
+    return 0.0;
+  return self->view.units_per_pixel / self->view.scale;
 }
 
 void

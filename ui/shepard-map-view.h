@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "context-layer.h"
 #include "shepard-render.h"
 #include "shepard-surface.h"
 
@@ -16,16 +17,31 @@ GtkWidget *shepard_map_view_new (void);
 /* The data points (copied) and their extent, which "fit" shows. */
 void shepard_map_view_set_points (ShepardMapView *self, const double *x, const double *y, const double *z,
                                   size_t n_points, double x_min, double y_min, double x_max, double y_max);
+/* The surface drawn. One over less than the surface it replaces (a zoomed view's part) keeps the widest surface
+ * before it drawn around it, until a surface covers that again. */
 void shepard_map_view_set_surface (ShepardMapView *self, ShepardSurface *surface);
 void shepard_map_view_clear (ShepardMapView *self);
 void shepard_map_view_set_ramp (ShepardMapView *self, ShepardColorRamp ramp);
 void shepard_map_view_set_range (ShepardMapView *self, double min, double max);
 void shepard_map_view_set_hillshade (ShepardMapView *self, gboolean enabled);
+/* The surface's opacity in [0, 1] (the points stay opaque), and its classes (shepard_renderer_set_classes). */
+void shepard_map_view_set_opacity (ShepardMapView *self, double opacity);
+void shepard_map_view_set_classes (ShepardMapView *self, const double *breaks, guint n_classes);
 void shepard_map_view_fit (ShepardMapView *self);
 /* New positions or values of the same layer's points (a sandbox edit): the view stays where it is. */
 void shepard_map_view_update_points (ShepardMapView *self, const double *x, const double *y, const double *z,
                                      size_t n_points);
 void shepard_map_view_center_on (ShepardMapView *self, double x, double y);
+/* Zooms about the view's centre, factor > 1 magnifying (+ and − zoom by 2). */
+void shepard_map_view_zoom (ShepardMapView *self, double factor);
+/* Moves the view by fractions of its width (right > 0: east) and height (up > 0: north); the arrows move a tenth. */
+void shepard_map_view_pan (ShepardMapView *self, double right, double up);
+/* Map units per device pixel of the view now; 0 before it has a size. */
+double shepard_map_view_get_pixel_size (ShepardMapView *self);
+
+/* The lines of context layers (already in the map's CRS), copied and drawn over the surface and under the points;
+ * n_layers 0 removes them. */
+void shepard_map_view_set_context_lines (ShepardMapView *self, ShepardContextLayer *const *layers, guint n_layers);
 
 /* Which plane of the surface is drawn (values by default); a surface without it shows its values. */
 void shepard_map_view_set_plane (ShepardMapView *self, shepard_plane plane);

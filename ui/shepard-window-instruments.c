@@ -40,7 +40,7 @@ _shepard_window_update_point_colors (ShepardWindow *self)
                                          SHEPARD_COLOR_RAMP_DIVERGING, -largest, largest);
       return;
     }
-  if (gtk_drop_down_get_selected (self->surface_dropdown) != SHEPARD_WINDOW_SURFACE_VALUES && points->count > 0)
+  if (shepard_display_panel_get_surface (self->display_panel) != SHEPARD_WINDOW_SURFACE_VALUES && points->count > 0)
     {
       /* The surface shows alpha, R or a difference: the dots keep the colours of their values. */
       shepard_map_view_set_point_colors (self->map_view, points->z, points->count, shepard_window_get_ramp (self),
@@ -91,14 +91,14 @@ on_distributions (ShepardWindow *self, ShepardInstruments *instruments)
 
   shepard_parameter_panel_set_distributions (self->parameter_panel, known ? &distributions : NULL);
   shepard_explain_panel_set_distributions (self->explain_panel, known ? &distributions : NULL);
-  if (gtk_drop_down_get_selected (self->surface_dropdown) == SHEPARD_WINDOW_SURFACE_R_OBS)
+  if (shepard_display_panel_get_surface (self->display_panel) == SHEPARD_WINDOW_SURFACE_R_OBS)
     _shepard_window_update_display (self);
 }
 
 static void
 on_comparison_ready (ShepardWindow *self, ShepardSurface *difference, ShepardInstruments *instruments)
 {
-  if (gtk_drop_down_get_selected (self->surface_dropdown) == SHEPARD_WINDOW_SURFACE_DIFFERENCE)
+  if (shepard_display_panel_get_surface (self->display_panel) == SHEPARD_WINDOW_SURFACE_DIFFERENCE)
     _shepard_window_update_display (self);
 }
 

@@ -2,12 +2,14 @@
 #pragma once
 
 #include "shepard-cv-panel.h"
+#include "shepard-display-panel.h"
 #include "shepard-explain-panel.h"
 #include "shepard-instruments.h"
 #include "shepard-layer-panel.h"
 #include "shepard-legend.h"
 #include "shepard-map-overlay.h"
 #include "shepard-parameter-panel.h"
+#include "shepard-scale-bar.h"
 #include "shepard-status-bar.h"
 #include "shepard-window.h"
 
@@ -24,14 +26,12 @@ struct _ShepardWindow
   GtkWidget *side_panel;
   ShepardLayerPanel *layer_panel;
   ShepardParameterPanel *parameter_panel;
-  GtkGrid *display_grid;
-  GtkDropDown *ramp_dropdown;
-  GtkSwitch *hillshade_switch;
-  GtkDropDown *surface_dropdown;
+  ShepardDisplayPanel *display_panel;
   GtkStack *view_stack;
   ShepardMapView *map_view;
   ShepardMapOverlay *map_overlay;
   ShepardLegend *legend;
+  ShepardScaleBar *scale_bar;
   GtkLabel *stale_label;
   GtkLabel *map_note_label;
   GtkLabel *sandbox_hint_label;
@@ -51,12 +51,18 @@ struct _ShepardWindow
   GCancellable *load_cancellable;
   guint busy_spinner_source;
   gboolean message_from_compute;
+  gboolean message_is_advice;      /* the info bar shows the preview's slow-layer advice */
+  GtkWidget *use_nearest_button;   /* the info bar's, shown with that advice (borrowed) */
+  guint follow_view_source;        /* the preview follows the view at the next idle */
+  double preview_extent[4];        /* what the preview was last asked to cover, and at how many cells */
+  guint preview_cells;
   ShepardInstruments *instruments;
   GCancellable *optimise_cancellable;
   gboolean disposed; /* late callbacks of work cancelled by dispose find the panels gone */
   ShepardOptimiseResult optimised; /* the last optimiser result, until applied or discarded */
   gssize selected_point;           /* emphasised on the map and in the cross-validation panel, or -1 */
   GtkPopover *value_popover;       /* the sandbox's value entry, while it shows */
+  GPtrArray *context_layers;       /* ShepardContextLayer, in the point layer's CRS; NULL: none yet */
   gboolean instruments_managed;    /* the window keeps the instruments' width until the user drags the handle */
   gboolean placing_instruments;
   int instruments_paned_max;
@@ -96,9 +102,19 @@ void _shepard_window_sandbox_init (ShepardWindow *self);
 void _shepard_window_sandbox_show_document (ShepardWindow *self);
 void _shepard_window_sandbox_dispose (ShepardWindow *self);
 
-/* shepard-window-actions.c: the window's actions (open, export, fit, reset) with their keys, and opening a dropped
+/* shepard-window-context.c: the context layers' actions, and their lines read again into a new layer's CRS. */
+void _shepard_window_class_context_init (ShepardWindowClass *klass);
+void _shepard_window_context_init (ShepardWindow *self);
+void _shepard_window_context_show_document (ShepardWindow *self);
+
+/* shepard-window-actions.c: the window's actions (open, export, fit, reset, help) with their keys, and opening a dropped
  * file. */
 void _shepard_window_class_actions_init (ShepardWindowClass *klass);
 void _shepard_window_actions_init (ShepardWindow *self);
+
+/* A file chooser for a vector layer (shepard-window-actions.c): filter_name over the extensions of the formats OGR
+ * reads most, and all files. The caller connects "response" and shows it. */
+GtkFileChooserNative *_shepard_window_new_layer_chooser (ShepardWindow *self, const char *title,
+                                                         const char *accept_label, const char *filter_name);
 
 G_END_DECLS

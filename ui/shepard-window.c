@@ -3,12 +3,16 @@
 #include "shepard-window-private.h"
 
 #include <math.h>
+#include <string.h>
 
+#include "coordinate-transform.h"
 #include "shepard-label-column.h"
 #include "shepard-wheel-guard.h"
 
 /* The spinner shows only for work that outlasts this: one that blinks for a fast grid costs a frame of its own. */
 #define BUSY_SPINNER_DELAY_MS 150
+/* The info bar's button that takes the slow-layer advice. */
+#define RESPONSE_USE_NEAREST 1
 
 G_DEFINE_FINAL_TYPE (ShepardWindow, shepard_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -26,8 +30,10 @@ shepard_window_show_message (ShepardWindow *self, GtkMessageType type, const cha
 
   gtk_info_bar_set_message_type (self->info_bar, type);
   gtk_label_set_text (self->info_label, message);
+  gtk_widget_set_visible (self->use_nearest_button, FALSE);
   gtk_info_bar_set_revealed (self->info_bar, TRUE);
   self->message_from_compute = FALSE;
+  self->message_is_advice = FALSE;
 }
 
 const char *
@@ -42,12 +48,42 @@ hide_message (ShepardWindow *self)
 {
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
   self->message_from_compute = FALSE;
+  self->message_is_advice = FALSE;
+}
+
+static void
+use_nearest_neighbors (ShepardWindow *self)
+{
+  shepard_params params;
+
+  shepard_parameter_panel_get_params (self->parameter_panel, &params);
+  params.neighbors = (int) shepard_preview_get_advised_neighbors ();
+  shepard_parameter_panel_set_params (self->parameter_panel, &params);
 }
 
 static void
 on_info_bar_response (ShepardWindow *self, int response, GtkInfoBar *info_bar)
 {
   hide_message (self);
+  if (response == RESPONSE_USE_NEAREST)
+    use_nearest_neighbors (self);
+}
+
+/* A layer too slow for the live preview is told from the moment of the request, with the way out one click away. */
+static void
+on_slow_advice (ShepardWindow *self)
+{
+  const char *advice = shepard_preview_get_slow_advice (self->preview);
+
+  if (advice == NULL)
+    {
+      if (self->message_is_advice)
+        hide_message (self);
+      return;
+    }
+  shepard_window_show_message (self, GTK_MESSAGE_WARNING, advice);
+  gtk_widget_set_visible (self->use_nearest_button, TRUE);
+  self->message_is_advice = TRUE;
 }
 
 ShepardDocument *
@@ -96,7 +132,7 @@ ShepardColorRamp
 shepard_window_get_ramp (ShepardWindow *self)
 {
   g_return_val_if_fail (SHEPARD_IS_WINDOW (self), SHEPARD_COLOR_RAMP_VIRIDIS);
-  return (ShepardColorRamp) gtk_drop_down_get_selected (self->ramp_dropdown);
+  return shepard_display_panel_get_ramp (self->display_panel);
 }
 
 void
@@ -138,6 +174,59 @@ update_busy (ShepardWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->busy_spinner), FALSE);
 }
 
+/* What the map shows of the layer, at the screen's resolution: the whole extent while all the points are in view. */
+static void
+request_preview (ShepardWindow *self, const shepard_params *params)
+{
+  guint long_side = shepard_parameter_panel_get_preview_cells (self->parameter_panel);
+  double visible[4], extent[4];
+
+  if (shepard_map_view_get_visible_extent (self->map_view, &visible[0], &visible[1], &visible[2], &visible[3]))
+    shepard_preview_extent_for_view (self->preview, visible, shepard_map_view_get_pixel_size (self->map_view),
+                                     long_side, extent, &self->preview_cells);
+  else
+    {
+      shepard_document_get_extent (self->document, extent);
+      self->preview_cells = long_side;
+    }
+  memcpy (self->preview_extent, extent, sizeof extent);
+  shepard_preview_request_extent (self->preview, params, extent, self->preview_cells);
+}
+
+/* Once per frame at most, however many motion events a drag brings: the part in view, unless it is the one asked
+ * for already. */
+static gboolean
+follow_view (gpointer data)
+{
+  ShepardWindow *self = data;
+  guint long_side = shepard_parameter_panel_get_preview_cells (self->parameter_panel);
+  double visible[4], extent[4];
+  guint cells;
+  shepard_params params;
+
+  self->follow_view_source = 0;
+  if (self->document == NULL || shepard_document_get_points (self->document)->count == 0
+      || shepard_preview_get_invalid_reason (self->preview) != NULL
+      || !shepard_map_view_get_visible_extent (self->map_view, &visible[0], &visible[1], &visible[2], &visible[3]))
+    return G_SOURCE_REMOVE;
+  shepard_preview_extent_for_view (self->preview, visible, shepard_map_view_get_pixel_size (self->map_view),
+                                   long_side, extent, &cells);
+  if (cells == self->preview_cells && memcmp (extent, self->preview_extent, sizeof extent) == 0)
+    return G_SOURCE_REMOVE;
+  shepard_parameter_panel_get_params (self->parameter_panel, &params);
+  request_preview (self, &params);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_view_changed (ShepardWindow *self)
+{
+  /* The map still moves while the window is taken down (its size goes). */
+  if (self->follow_view_source == 0 && !self->disposed)
+    /* Before the next frame is drawn (GTK draws at G_PRIORITY_HIGH_IDLE + 20), after the events that moved the map. */
+    self->follow_view_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, follow_view, self, NULL);
+}
+
 static void
 on_parameters_changed (ShepardWindow *self)
 {
@@ -148,8 +237,7 @@ on_parameters_changed (ShepardWindow *self)
   shepard_parameter_panel_get_params (self->parameter_panel, &params);
   /* An empty sandbox has nothing to interpolate yet: its hint says how to start. */
   if (shepard_document_get_points (self->document)->count > 0)
-    shepard_preview_request (self->preview, &params,
-                             shepard_parameter_panel_get_preview_cells (self->parameter_panel));
+    request_preview (self, &params);
   _shepard_window_instruments_params_changed (self, &params);
 }
 
@@ -171,7 +259,7 @@ _shepard_window_recompute (ShepardWindow *self)
 static ShepardWindowSurface
 shown_surface (ShepardWindow *self)
 {
-  return (ShepardWindowSurface) gtk_drop_down_get_selected (self->surface_dropdown);
+  return (ShepardWindowSurface) shepard_display_panel_get_surface (self->display_panel);
 }
 
 void
@@ -277,6 +365,53 @@ display_for (ShepardWindow *self, ShepardWindowSurface kind, const shepard_param
   return FALSE;
 }
 
+/* The display panel's stretch (for the values) and classes, over the cells of the plane shown. */
+static void
+apply_stretch_and_classes (ShepardWindow *self, ShepardWindowSurface kind, ShepardSurface *shown, Display *display)
+{
+  ShepardStretch stretch = kind == SHEPARD_WINDOW_SURFACE_VALUES ? shepard_display_panel_get_stretch (self->display_panel)
+                                                                 : SHEPARD_STRETCH_DATA_RANGE;
+  ShepardClasses classes = shepard_display_panel_get_classes (self->display_panel);
+  guint n_classes = MIN (shepard_display_panel_get_class_count (self->display_panel), SHEPARD_RENDER_MAX_CLASSES);
+  double map_breaks[SHEPARD_RENDER_MAX_CLASSES + 1], legend_breaks[SHEPARD_RENDER_MAX_CLASSES + 1];
+  g_autofree float *cells = NULL;
+  double low, high;
+
+  if (shown != NULL && (stretch == SHEPARD_STRETCH_CUMULATIVE_CUT || classes == SHEPARD_CLASSES_QUANTILE))
+    cells = shepard_surface_copy_plane (shown, shepard_surface_has_plane (shown, display->plane) ? display->plane
+                                                                                                : SHEPARD_PLANE_VALUES,
+                                        NULL);
+  size_t n_cells = shown != NULL ? shown->grid.width * shown->grid.height : 0;
+
+  if (kind == SHEPARD_WINDOW_SURFACE_VALUES)
+    shepard_display_panel_suggest_custom_range (self->display_panel, display->legend_min, display->legend_max);
+  if (stretch == SHEPARD_STRETCH_CUSTOM)
+    shepard_display_panel_get_custom_range (self->display_panel, &low, &high);
+  if ((stretch == SHEPARD_STRETCH_CUSTOM
+       || (stretch == SHEPARD_STRETCH_CUMULATIVE_CUT && cells != NULL
+           && shepard_stretch_quantiles (cells, n_cells, SHEPARD_STRETCH_CUT_LOWER, SHEPARD_STRETCH_CUT_UPPER, &low,
+                                         &high)))
+      && high > low)
+    {
+      display->legend_min = display->map_min = low;
+      display->legend_max = display->map_max = high;
+    }
+
+  if (classes == SHEPARD_CLASSES_EQUAL_INTERVAL)
+    shepard_stretch_equal_breaks (display->map_min, display->map_max, n_classes, map_breaks);
+  else if (classes != SHEPARD_CLASSES_QUANTILE || cells == NULL
+           || !shepard_stretch_quantile_breaks (cells, n_cells, n_classes, map_breaks))
+    n_classes = 0;
+  /* The legend may count in other units than the plane drawn (R from r_obs): the same linear map as the range's. */
+  double map_span = display->map_max - display->map_min;
+  for (guint i = 0; n_classes > 0 && i <= n_classes; i++)
+    legend_breaks[i] = map_span > 0 ? display->legend_min + (map_breaks[i] - display->map_min) / map_span
+                                                             * (display->legend_max - display->legend_min)
+                                    : map_breaks[i];
+  shepard_map_view_set_classes (self->map_view, map_breaks, n_classes);
+  shepard_legend_set_classes (self->legend, legend_breaks, n_classes);
+}
+
 void
 _shepard_window_update_display (ShepardWindow *self)
 {
@@ -304,6 +439,8 @@ _shepard_window_update_display (ShepardWindow *self)
                            && kind == SHEPARD_WINDOW_SURFACE_DIFFERENCE;
   shepard_map_view_set_surface (self->map_view, is_difference ? shepard_instruments_get_comparison (self->instruments)
                                                               : surface);
+  apply_stretch_and_classes (self, kind, is_difference ? shepard_instruments_get_comparison (self->instruments)
+                                                        : surface, &display);
   shepard_map_view_set_plane (self->map_view, display.plane);
   shepard_map_view_set_ramp (self->map_view, display.ramp);
   shepard_map_view_set_range (self->map_view, display.map_min, display.map_max);
@@ -345,7 +482,8 @@ update_stale (ShepardWindow *self)
 static void
 on_display_changed (ShepardWindow *self)
 {
-  shepard_map_view_set_hillshade (self->map_view, gtk_switch_get_active (self->hillshade_switch));
+  shepard_map_view_set_hillshade (self->map_view, shepard_display_panel_get_hillshade (self->display_panel));
+  shepard_map_view_set_opacity (self->map_view, shepard_display_panel_get_opacity (self->display_panel));
   if (self->document == NULL)
     {
       shepard_map_view_set_ramp (self->map_view, shepard_window_get_ramp (self));
@@ -368,6 +506,20 @@ update_engine_line (ShepardWindow *self)
                                  shepard_document_get_cuda_device (self->document) >= 0, interop, interop_failure);
 }
 
+/* The status bar reads positions in the layer's CRS and as latitude and longitude; the scale bar measures in its
+ * unit. */
+static void
+show_coordinates (ShepardWindow *self, const char *crs_wkt)
+{
+  g_autoptr (ShepardCoordinateTransform) crs = crs_wkt != NULL ? shepard_coordinate_transform_new (crs_wkt, NULL)
+                                                                : NULL;
+
+  shepard_status_bar_set_crs (self->status_bar, crs_wkt);
+  shepard_scale_bar_set_metres_per_unit (self->scale_bar,
+                                         crs != NULL ? shepard_coordinate_transform_get_metres_per_unit (crs) : -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->scale_bar), TRUE);
+}
+
 void
 _shepard_window_show_document (ShepardWindow *self)
 {
@@ -388,6 +540,7 @@ _shepard_window_show_document (ShepardWindow *self)
   shepard_map_view_clear (self->map_view);
   shepard_map_view_set_points (self->map_view, points->x, points->y, points->z, points->count, x_min, y_min, x_max,
                                y_max);
+  show_coordinates (self, points->crs_wkt);
   gtk_widget_set_visible (GTK_WIDGET (self->legend), TRUE);
   gtk_widget_set_sensitive (self->side_panel, TRUE);
   gtk_widget_set_sensitive (self->instruments_box, TRUE);
@@ -396,6 +549,7 @@ _shepard_window_show_document (ShepardWindow *self)
     g_settings_set_string (self->settings, "last-field", points->field_name);
   _shepard_window_instruments_show_document (self);
   _shepard_window_sandbox_show_document (self);
+  _shepard_window_context_show_document (self);
   _shepard_window_update_display (self);
   update_stale (self);
   on_parameters_changed (self);
@@ -547,6 +701,7 @@ shepard_window_dispose (GObject *object)
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_handle_id (&self->busy_spinner_source, g_source_remove);
+  g_clear_handle_id (&self->follow_view_source, g_source_remove);
   /* GtkWindow takes its child and titlebar down itself; the template's widgets need no unparenting here. */
   G_OBJECT_CLASS (shepard_window_parent_class)->dispose (object);
 }
@@ -561,6 +716,7 @@ shepard_window_finalize (GObject *object)
   g_clear_object (&self->preview);
   g_clear_object (&self->document);
   g_clear_object (&self->load_cancellable);
+  g_clear_pointer (&self->context_layers, g_ptr_array_unref);
   g_free (self->path);
   G_OBJECT_CLASS (shepard_window_parent_class)->finalize (object);
 }
@@ -578,6 +734,8 @@ shepard_window_class_init (ShepardWindowClass *klass)
   g_type_ensure (SHEPARD_TYPE_MAP_VIEW);
   g_type_ensure (SHEPARD_TYPE_PARAMETER_PANEL);
   g_type_ensure (SHEPARD_TYPE_LEGEND);
+  g_type_ensure (SHEPARD_TYPE_DISPLAY_PANEL);
+  g_type_ensure (SHEPARD_TYPE_SCALE_BAR);
   g_type_ensure (SHEPARD_TYPE_LAYER_PANEL);
   g_type_ensure (SHEPARD_TYPE_STATUS_BAR);
   g_type_ensure (SHEPARD_TYPE_MAP_OVERLAY);
@@ -591,10 +749,8 @@ shepard_window_class_init (ShepardWindowClass *klass)
   BIND (side_panel);
   BIND (layer_panel);
   BIND (parameter_panel);
-  BIND (display_grid);
-  BIND (ramp_dropdown);
-  BIND (hillshade_switch);
-  BIND (surface_dropdown);
+  BIND (display_panel);
+  BIND (scale_bar);
   BIND (view_stack);
   BIND (map_view);
   BIND (map_overlay);
@@ -620,6 +776,7 @@ shepard_window_class_init (ShepardWindowClass *klass)
   _shepard_window_class_actions_init (klass);
   _shepard_window_class_instruments_init (klass);
   _shepard_window_class_sandbox_init (klass);
+  _shepard_window_class_context_init (klass);
 }
 
 static void
@@ -640,8 +797,7 @@ bind_settings (ShepardWindow *self)
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
   shepard_parameter_panel_bind_settings (self->parameter_panel, self->settings);
-  g_settings_bind (self->settings, "color-ramp", self->ramp_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "hillshade", self->hillshade_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  shepard_display_panel_bind_settings (self->display_panel, self->settings);
 }
 
 static void
@@ -654,7 +810,8 @@ shepard_window_init (ShepardWindow *self)
   g_autoptr (GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   shepard_layer_panel_align_labels (self->layer_panel, labels);
   shepard_parameter_panel_align_labels (self->parameter_panel, labels);
-  shepard_label_column_share (self->display_grid, labels);
+  shepard_display_panel_align_labels (self->display_panel, labels);
+  shepard_scale_bar_set_map_view (self->scale_bar, self->map_view);
 
   /* The preview follows the panel; whether its surfaces stay on the GPU follows what the map view can draw. */
   self->preview = shepard_preview_new ();
@@ -663,6 +820,12 @@ shepard_window_init (ShepardWindow *self)
   g_signal_connect_object (self->preview, "notify::busy", G_CALLBACK (update_busy), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->preview, "notify::invalid-reason", G_CALLBACK (update_stale), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->preview, "notify::slow-advice", G_CALLBACK (on_slow_advice), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->map_view, "view-changed", G_CALLBACK (on_view_changed), self, G_CONNECT_SWAPPED);
+  g_autofree char *use_nearest = g_strdup_printf ("Use %u Nearest", shepard_preview_get_advised_neighbors ());
+  self->use_nearest_button = gtk_info_bar_add_button (self->info_bar, use_nearest, RESPONSE_USE_NEAREST);
+  gtk_widget_set_visible (self->use_nearest_button, FALSE);
   g_object_bind_property (self->map_view, "interop", self->preview, "display-interop", G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->map_view, "notify::interop", G_CALLBACK (update_engine_line), self,
                            G_CONNECT_SWAPPED);
@@ -675,6 +838,7 @@ shepard_window_init (ShepardWindow *self)
   shepard_map_overlay_set_map_view (self->map_overlay, self->map_view);
   _shepard_window_instruments_init (self);
   _shepard_window_sandbox_init (self);
+  _shepard_window_context_init (self);
 
   bind_settings (self);
   on_display_changed (self);

@@ -44,6 +44,10 @@ void shepard_window_set_params (ShepardWindow *self, const shepard_params *param
  * it wrote. */
 ShepardExportDialog *shepard_window_new_export_dialog (ShepardWindow *self);
 
+/* Draws the lines and polygons of file's first layer under the points, reprojected into the open layer's CRS (a layer
+ * must be open). Point layers are refused. */
+gboolean shepard_window_add_context_layer (ShepardWindow *self, GFile *file, GError **error);
+
 ShepardMapView *shepard_window_get_map_view (ShepardWindow *self);
 ShepardColorRamp shepard_window_get_ramp (ShepardWindow *self);
 

@@ -157,7 +157,8 @@ test_ramp_new (void)
   g_assert_cmpint (SHEPARD_COLOR_RAMP_GRAYSCALE, ==, 2);
   g_assert_cmpint (SHEPARD_COLOR_RAMP_DIVERGING, ==, 3);
   g_assert_cmpint (SHEPARD_COLOR_RAMP_PLASMA, ==, 4);
-  g_assert_cmpint (SHEPARD_COLOR_RAMP_COUNT, ==, 5);
+  g_assert_cmpint (SHEPARD_COLOR_RAMP_PLASMA, ==, 4);
+  g_assert_cmpint (SHEPARD_COLOR_RAMP_COUNT, ==, 9);
   g_assert_cmpstr (shepard_color_ramp_to_string (SHEPARD_COLOR_RAMP_DIVERGING), ==, "diverging");
   g_assert_cmpstr (shepard_color_ramp_to_string (SHEPARD_COLOR_RAMP_PLASMA), ==, "plasma");
   g_assert_true (shepard_color_ramp_from_string ("diverging", &ramp));
@@ -284,6 +285,187 @@ check_grid_cells (ShepardRenderer *renderer, const ShepardView *view, ShepardCol
   /* Outside the grid: nothing drawn. */
   g_assert_cmpuint (target_pixel (&target, 2, 2)[3], ==, 0);
   g_assert_cmpuint (target_pixel (&target, view->width - 3, view->height - 3)[3], ==, 0);
+  target_clear (&target);
+}
+
+static void
+test_ramp_reversed (void)
+{
+  float rgb[3], reversed[3];
+  ShepardColorRamp ramp;
+
+  for (int r = 0; r < SHEPARD_COLOR_RAMP_COUNT; r++)
+    {
+      g_assert_true (shepard_color_ramp_is_valid (r | SHEPARD_COLOR_RAMP_REVERSED));
+      g_assert_cmpstr (shepard_color_ramp_to_string (r | SHEPARD_COLOR_RAMP_REVERSED), ==,
+                       shepard_color_ramp_to_string (r));
+      for (int i = 0; i <= 64; i++)
+        {
+          shepard_color_ramp_evaluate (r, 1.0 - i / 64.0, rgb);
+          shepard_color_ramp_evaluate (r | SHEPARD_COLOR_RAMP_REVERSED, i / 64.0, reversed);
+          for (int c = 0; c < 3; c++)
+            g_assert_cmpfloat_with_epsilon (reversed[c], rgb[c], 1e-6);
+        }
+    }
+  g_assert_false (shepard_color_ramp_is_valid (SHEPARD_COLOR_RAMP_COUNT));
+  g_assert_false (shepard_color_ramp_is_valid (SHEPARD_COLOR_RAMP_COUNT | SHEPARD_COLOR_RAMP_REVERSED));
+
+  /* The new ramps' ends: viridisLite's and ColorBrewer's published colours. */
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_MAGMA, 1, rgb);
+  assert_rgb_hex (rgb, 0xfcfdbf, "magma at 1");
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_INFERNO, 1, rgb);
+  assert_rgb_hex (rgb, 0xfcffa4, "inferno at 1");
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_CIVIDIS, 0, rgb);
+  assert_rgb_hex (rgb, 0x00204d, "cividis at 0");
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_BROWN_TEAL, 0, rgb);
+  assert_rgb_hex (rgb, 0x543005, "brown-teal at 0");
+  shepard_color_ramp_evaluate (SHEPARD_COLOR_RAMP_BROWN_TEAL, 0.5, rgb);
+  assert_rgb_hex (rgb, 0xffffff, "brown-teal at 0.5");
+  g_assert_true (shepard_color_ramp_from_string ("brown-teal", &ramp));
+  g_assert_cmpint (ramp, ==, SHEPARD_COLOR_RAMP_BROWN_TEAL);
+}
+
+/* The pixel of cell (col, row) of test_grid drawn with view. */
+static const guint8 *
+cell_pixel (const Target *target, const ShepardView *view, int col, int row)
+{
+  double x, y;
+  int px, py;
+
+  cell_centre (&test_grid, col, row, &x, &y);
+  map_to_device_pixel (view, x, y, &px, &py);
+  return target_pixel (target, px, py);
+}
+
+static void
+test_grid_reversed (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardRenderer) renderer = NULL;
+  ShepardView view = test_view (1);
+  Target target;
+  float rgb[3];
+
+  if (!offscreen_gl_need_context ())
+    return;
+  renderer = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
+  shepard_renderer_set_range (renderer, TEST_MIN, TEST_MAX);
+  shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_VIRIDIS | SHEPARD_COLOR_RAMP_REVERSED);
+  check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_VIRIDIS | SHEPARD_COLOR_RAMP_REVERSED, TEST_MIN, TEST_MAX,
+                    test_values, "reversed");
+
+  /* Reversed viridis draws the minimum (cell (0, 0) holds 0) yellow and the maximum (cell (0, 2), 10) dark purple. */
+  target_init (&target, view.width, view.height);
+  shepard_renderer_draw (renderer);
+  target_read (&target);
+  rgb[0] = 0xfd / 255.0f, rgb[1] = 0xe7 / 255.0f, rgb[2] = 0x25 / 255.0f;
+  assert_pixel_rgb (cell_pixel (&target, &view, 0, 0), rgb, "reversed viridis at the minimum");
+  rgb[0] = 0x44 / 255.0f, rgb[1] = 0x01 / 255.0f, rgb[2] = 0x54 / 255.0f;
+  assert_pixel_rgb (cell_pixel (&target, &view, 0, 2), rgb, "reversed viridis at the maximum");
+  target_clear (&target);
+}
+
+static void
+test_grid_classes (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardRenderer) renderer = NULL;
+  const double breaks[] = { 0, 2.5, 5, 7.5, 10 };
+  /* Four grey classes, drawn at the ramp's 1/8, 3/8, 5/8 and 7/8: the class of each cell of test_values by hand
+   * (a value on a break belongs to the class above it; below the first and above the last, the end classes). */
+  const int expected_class[12] = {
+    0, 0, 1, 1,
+    2, -1, 3, 3,
+    3, 0, 3, 0,
+  };
+  ShepardView view = test_view (1);
+  Target target;
+
+  if (!offscreen_gl_need_context ())
+    return;
+  renderer = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
+  shepard_renderer_set_range (renderer, TEST_MIN, TEST_MAX);
+  shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_GRAYSCALE);
+  shepard_renderer_set_classes (renderer, breaks, 4);
+  shepard_renderer_set_view (renderer, &view);
+  target_init (&target, view.width, view.height);
+  shepard_renderer_draw (renderer);
+  target_read (&target);
+  for (int i = 0; i < 12; i++)
+    {
+      const guint8 *pixel = cell_pixel (&target, &view, i % 4, i / 4);
+      g_autofree char *what = g_strdup_printf ("classed cell %d = %g", i, test_values[i]);
+      float rgb[3];
+
+      if (expected_class[i] < 0)
+        {
+          g_assert_cmpuint (pixel[3], ==, 0);
+          g_assert_false (shepard_color_ramp_color_for_class (SHEPARD_COLOR_RAMP_GRAYSCALE, test_values[i], breaks, 4,
+                                                              rgb));
+          continue;
+        }
+      rgb[0] = rgb[1] = rgb[2] = (expected_class[i] + 0.5f) / 4;
+      assert_pixel_rgb (pixel, rgb, what);
+      g_assert_cmpuint (shepard_color_classes_find (breaks, 4, test_values[i]), ==, expected_class[i]);
+      g_assert_true (shepard_color_ramp_color_for_class (SHEPARD_COLOR_RAMP_GRAYSCALE, test_values[i], breaks, 4,
+                                                         rgb));
+      assert_pixel_rgb (pixel, rgb, what);
+    }
+  target_clear (&target);
+
+  /* Back to continuous. */
+  shepard_renderer_set_classes (renderer, NULL, 0);
+  check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_GRAYSCALE, TEST_MIN, TEST_MAX, test_values, "unclassed");
+}
+
+static void
+test_grid_opacity (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardRenderer) renderer = NULL;
+  ShepardView view = test_view (1);
+  double x[1], y[1], z[1] = { 10 };
+  Target target;
+  int px, py;
+
+  if (!offscreen_gl_need_context ())
+    return;
+  renderer = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
+  cell_centre (&test_grid, 3, 2, &x[0], &y[0]);
+  g_assert_true (shepard_renderer_set_points (renderer, x, y, z, 1, &error));
+  shepard_renderer_set_range (renderer, TEST_MIN, TEST_MAX);
+  shepard_renderer_set_ramp (renderer, SHEPARD_COLOR_RAMP_GRAYSCALE);
+  shepard_renderer_set_opacity (renderer, 0.25);
+  shepard_renderer_set_view (renderer, &view);
+  target_init (&target, view.width, view.height);
+  shepard_renderer_draw (renderer);
+  target_read (&target);
+
+  /* Premultiplied: cell (2, 0) holds 3, grey 0.3 at a quarter opacity, reads (0.075, 0.075, 0.075, 0.25), so that
+   * over a white page it blends to 0.075 + 0.75 = 0.825. */
+  const guint8 *pixel = cell_pixel (&target, &view, 2, 0);
+  for (int c = 0; c < 3; c++)
+    g_assert_cmpfloat_with_epsilon (pixel[c] / 255.0, 0.3 * 0.25, CHANNEL_TOLERANCE);
+  g_assert_cmpfloat_with_epsilon (pixel[3] / 255.0, 0.25, CHANNEL_TOLERANCE);
+
+  /* The dot on cell (3, 2) stays opaque, white for 10, over the faded surface. */
+  map_to_device_pixel (&view, x[0], y[0], &px, &py);
+  assert_pixel_rgb (target_pixel (&target, px, py), (const float[3]) { 1, 1, 1 }, "dot over a faded surface");
+  target_clear (&target);
+
+  /* Opacity 0: only the dot. */
+  shepard_renderer_set_opacity (renderer, 0);
+  target_init (&target, view.width, view.height);
+  shepard_renderer_draw (renderer);
+  target_read (&target);
+  g_assert_cmpuint (cell_pixel (&target, &view, 2, 0)[3], ==, 0);
+  g_assert_cmpuint (target_pixel (&target, px, py)[3], ==, 255);
   target_clear (&target);
 }
 
@@ -996,6 +1178,10 @@ main (int argc, char **argv)
   g_test_add_func ("/render/ramp/new", test_ramp_new);
   g_test_add_func ("/render/view/conversions", test_view_conversions);
   g_test_add_func ("/render/grid/colours", test_grid_colours);
+  g_test_add_func ("/render/ramp/reversed", test_ramp_reversed);
+  g_test_add_func ("/render/grid/reversed", test_grid_reversed);
+  g_test_add_func ("/render/grid/classes", test_grid_classes);
+  g_test_add_func ("/render/grid/opacity", test_grid_opacity);
   g_test_add_func ("/render/grid/update", test_grid_update);
   g_test_add_func ("/render/points", test_points);
   g_test_add_func ("/render/points/own-colours", test_point_colors);

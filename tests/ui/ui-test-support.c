@@ -2,6 +2,7 @@
 #include "ui-test-support.h"
 
 #include "shepard-cv-panel.h"
+#include "shepard-display-panel.h"
 #include "shepard-explain-panel.h"
 #include "shepard-layer-panel.h"
 #include "shepard-parameter-panel.h"
@@ -103,6 +104,7 @@ window_child (ShepardWindow *window, const char *name)
   } parts[] = {
     { "parameter_panel", SHEPARD_TYPE_PARAMETER_PANEL },
     { "layer_panel", SHEPARD_TYPE_LAYER_PANEL },
+    { "display_panel", SHEPARD_TYPE_DISPLAY_PANEL },
     { "status_bar", SHEPARD_TYPE_STATUS_BAR },
     { "cv_panel", SHEPARD_TYPE_CV_PANEL },
     { "explain_panel", SHEPARD_TYPE_EXPLAIN_PANEL },
