@@ -30,8 +30,9 @@
 /* The GPU and the CPU float32 path each lie within 1e-5 of float64 (relative to the largest |z|), so within twice
  * that of each other. */
 #define AGREEMENT 2e-5
-/* The timed backend runs against the engine's call on the same GPU, relative to the largest |z|. */
-#define SAME_WORK 1e-6
+/* The timed backend runs against the engine's call on the same GPU, relative to the largest |z|: float32 sums of 100K
+ * terms added in another order (measured: 1e-6 on an H100). */
+#define SAME_WORK 1e-5
 
 #define GOAL_LOCAL_MS 5.0
 #define GOAL_ALL_MS 10.0
@@ -514,7 +515,9 @@ run_gpu_case (const options *opts, const cv_case *bench_case, shepard_cuda_backe
   else
     row->pairs_per_second = NAN;
   /* The runs timed for the device figures computed what the engine's call did: the same predictions, up to float32
-   * rounding (the engine's call may cut the queries into other bands, so the sums need not agree bit for bit). */
+   * rounding. Not bit for bit: the engine's call cuts the queries into bands for its progress, and the kernel splits
+   * the points of each launch into as many partial sums as fill the GPU (choose_point_splits), so the terms are added
+   * in another order. */
   double work_difference = 0.0;
   for (size_t i = 0; i < n; i++)
     {
