@@ -289,3 +289,16 @@ interpolate_and_wait (ShepardDocument *document, const shepard_params *params, c
   g_assert_true (wait_until (is_set, &surface));
   return surface;
 }
+
+void
+read_zinc_status (const char *text, double *x, double *y, double *value, double *alpha)
+{
+  g_auto (GStrv) groups = g_strsplit (text, "\u2009", -1);
+  g_autofree char *plain = g_strjoinv ("", groups);
+  const char *field = strstr (plain, " zinc ");
+
+  g_assert_nonnull (strstr (plain, "(EPSG:28992) · "));
+  g_assert_nonnull (field);
+  g_assert_cmpint (sscanf (plain, "%lf, %lf", x, y), ==, 2);
+  g_assert_cmpint (sscanf (field, " zinc %lf %*s %lf", value, alpha), ==, 2);
+}

@@ -64,4 +64,8 @@ void assert_map_gl_context (ShepardWindow *window);
 ShepardSurface *interpolate_and_wait (ShepardDocument *document, const shepard_params *params,
                                       const shepard_grid *grid);
 
+/* Reads the status bar's pointer read-out of meuse's zinc, "181 234, 331 456 (EPSG:28992) · 50.99°N 5.73°E   zinc
+ * 412.3   α 2.105" (whole metres, thin spaces between thousands), asserting its form. */
+void read_zinc_status (const char *text, double *x, double *y, double *value, double *alpha);
+
 #endif
