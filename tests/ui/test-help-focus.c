@@ -21,33 +21,6 @@ is_quiet (gpointer data)
   return is_settled (data) && !shepard_instruments_get_busy (shepard_window_get_instruments (data));
 }
 
-/* Activates what the window's own class shortcuts bind to keyval, as a key press does once it has reached the
- * window. */
-static void
-press_key (GtkWidget *widget, guint keyval)
-{
-  g_autoptr (GtkShortcutTrigger) wanted = gtk_keyval_trigger_new (keyval, 0);
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
-        {
-          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
-            {
-              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
-                                                           gtk_shortcut_get_arguments (shortcut)));
-              return;
-            }
-        }
-    }
-  g_error ("no shortcut of %s binds %s", G_OBJECT_TYPE_NAME (widget), gdk_keyval_name (keyval));
-}
-
 static GPtrArray *
 help_windows (void)
 {

@@ -18,40 +18,11 @@ visible_extent (double extent[4])
                                                       &extent[2], &extent[3]));
 }
 
-/* The map view's key bindings, as GTK matches them against key presses: the shortcut of keyval without modifiers. */
-static GtkShortcut *
-shortcut_for_key (GtkWidget *widget, guint keyval)
-{
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr (GtkEventController) controller = g_list_model_get_item (controllers, i);
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
-        {
-          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
-          if (GTK_IS_KEYVAL_TRIGGER (trigger)
-              && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval
-              && gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
-            return shortcut; /* the controller holds it */
-        }
-    }
-  return NULL;
-}
-
-/* What pressing keyval on the focused map does: its shortcut's action, activated as GTK activates it. */
+/* What pressing keyval on the focused map does. */
 static void
 press (guint keyval)
 {
-  GtkWidget *view = GTK_WIDGET (shepard_window_get_map_view (window));
-  GtkShortcut *shortcut = shortcut_for_key (view, keyval);
-
-  g_assert_nonnull (shortcut);
-  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, view,
-                                               gtk_shortcut_get_arguments (shortcut)));
+  press_key (GTK_WIDGET (shepard_window_get_map_view (window)), keyval);
 }
 
 /* before is held, so that a new surface cannot come at its address. */

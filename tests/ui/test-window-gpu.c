@@ -8,7 +8,6 @@
 #include <epoxy/gl.h>
 #include <gtk/gtk.h>
 #include <math.h>
-#include <unistd.h>
 
 #ifdef SHEPARD_TEST_CUDA_RUNTIME
 #include <cuda_runtime_api.h>
@@ -290,17 +289,6 @@ test_export_on_cuda (void)
   assert_equals_cpu_reference (&params, &grid, values, NULL);
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (folder), ==, 0);
-}
-
-static double
-resident_bytes (void)
-{
-  g_autofree char *statm = NULL;
-  unsigned long long size = 0, resident = 0;
-
-  g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
-  g_assert_cmpint (sscanf (statm, "%llu %llu", &size, &resident), ==, 2);
-  return (double) resident * (double) sysconf (_SC_PAGESIZE);
 }
 
 /* Bytes of GPU memory in use on the engine's device (by any process), or -1 without a CUDA engine. */

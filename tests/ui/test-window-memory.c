@@ -3,7 +3,6 @@
  * zooms on meuse leave it within 10 % of where it was. Surfaces of changing sizes (the preview's coarse and fine
  * grids, and a zoomed view's own) come and go all the while; what they leave behind shows here. */
 #include <gtk/gtk.h>
-#include <unistd.h>
 
 #include "memory-tuning.h"
 #include "shepard-map-view.h"
@@ -22,17 +21,6 @@
 #define PREVIEW_CELLS 1024
 
 static ShepardWindow *window;
-
-static double
-resident_bytes (void)
-{
-  g_autofree char *statm = NULL;
-  unsigned long long size = 0, resident = 0;
-
-  g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
-  g_assert_cmpint (sscanf (statm, "%llu %llu", &size, &resident), ==, 2);
-  return (double) resident * (double) sysconf (_SC_PAGESIZE);
-}
 
 static void
 change_parameters (int step)

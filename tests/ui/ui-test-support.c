@@ -10,6 +10,7 @@
 
 #include <epoxy/gl.h>
 #include <math.h>
+#include <unistd.h>
 
 /* One 8-bit step of rounding on each side, and the ramp's linear interpolation between control points. */
 #define COLOR_TOLERANCE 6
@@ -301,4 +302,40 @@ read_zinc_status (const char *text, double *x, double *y, double *value, double 
   g_assert_nonnull (field);
   g_assert_cmpint (sscanf (plain, "%lf, %lf", x, y), ==, 2);
   g_assert_cmpint (sscanf (field, " zinc %lf %*s %lf", value, alpha), ==, 2);
+}
+
+void
+press_key (GtkWidget *widget, guint keyval)
+{
+  g_autoptr (GtkShortcutTrigger) wanted = gtk_keyval_trigger_new (keyval, 0);
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
+            {
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
+                                                           gtk_shortcut_get_arguments (shortcut)));
+              return;
+            }
+        }
+    }
+  g_error ("no shortcut of %s binds %s", G_OBJECT_TYPE_NAME (widget), gdk_keyval_name (keyval));
+}
+
+double
+resident_bytes (void)
+{
+  g_autofree char *statm = NULL;
+  unsigned long long size = 0, resident = 0;
+
+  g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
+  g_assert_cmpint (sscanf (statm, "%llu %llu", &size, &resident), ==, 2);
+  return (double) resident * (double) sysconf (_SC_PAGESIZE);
 }

@@ -68,4 +68,11 @@ ShepardSurface *interpolate_and_wait (ShepardDocument *document, const shepard_p
  * 412.3   α 2.105" (whole metres, thin spaces between thousands), asserting its form. */
 void read_zinc_status (const char *text, double *x, double *y, double *value, double *alpha);
 
+/* Activates what widget's shortcuts (its class's key bindings) bind to keyval without modifiers, as a key press that
+ * reaches widget does: GTK 4.8 cannot make key events. Fails the test when nothing binds it. */
+void press_key (GtkWidget *widget, guint keyval);
+
+/* This process's resident size in bytes (/proc/self/statm). */
+double resident_bytes (void);
+
 #endif
