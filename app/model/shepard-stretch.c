@@ -2,44 +2,76 @@
 #include "shepard-stretch.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
-static int
-compare_floats (const void *a, const void *b)
-{
-  float x = *(const float *) a, y = *(const float *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* The finite values, sorted; NULL when there are none. */
+/* The finite values, copied; NULL when there are none. */
 static float *
-sorted_finite (const float *values, size_t n_values, size_t *n_finite)
+finite_values (const float *values, size_t n_values, size_t *n_finite)
 {
-  float *sorted = g_new (float, MAX (n_values, 1));
+  float *finite = g_new (float, MAX (n_values, 1));
   size_t n = 0;
 
   for (size_t i = 0; i < n_values; i++)
     if (isfinite (values[i]))
-      sorted[n++] = values[i];
+      finite[n++] = values[i];
   if (n == 0)
     {
-      g_free (sorted);
+      g_free (finite);
       return NULL;
     }
-  qsort (sorted, n, sizeof *sorted, compare_floats);
   *n_finite = n;
-  return sorted;
+  return finite;
 }
 
-static double
-quantile_of_sorted (const float *sorted, size_t n, double q)
+/* Puts into values[k] what sorting values[lo..hi] would put there, nothing larger before it and nothing smaller after
+ * it (Wirth's selection): linear on average, so that a stretch of a million-cell preview does not sort it on the main
+ * thread. */
+static float
+select_nth (float *values, ptrdiff_t lo, ptrdiff_t hi, ptrdiff_t k)
 {
-  double position = (double) (n - 1) * q;
-  size_t below = (size_t) floor (position);
-  size_t above = MIN (below + 1, n - 1);
+  while (lo < hi)
+    {
+      float pivot = values[k];
+      ptrdiff_t i = lo, j = hi;
+      do
+        {
+          while (values[i] < pivot)
+            i++;
+          while (pivot < values[j])
+            j--;
+          if (i <= j)
+            {
+              float swapped = values[i];
+              values[i++] = values[j];
+              values[j--] = swapped;
+            }
+        }
+      while (i <= j);
+      if (j < k)
+        lo = i;
+      if (k < i)
+        hi = j;
+    }
+  return values[k];
+}
 
-  return sorted[below] + (position - (double) below) * ((double) sorted[above] - sorted[below]);
+/* The quantiles q[0] <= q[1] <= ... of the n finite values (reordered), interpolated between order statistics as in
+ * R's type 7. Each selection starts where the last one ended, so that the values are not sorted. */
+static void
+quantiles_of (float *values, size_t n, const double *q, size_t n_q, double *quantiles)
+{
+  ptrdiff_t from = 0, last = (ptrdiff_t) n - 1;
+
+  for (size_t i = 0; i < n_q; i++)
+    {
+      double position = (double) last * q[i];
+      ptrdiff_t below = (ptrdiff_t) floor (position);
+      double low = select_nth (values, from, last, below);
+      double high = below < last ? select_nth (values, below + 1, last, below + 1) : low;
+      quantiles[i] = low + (position - (double) below) * (high - low);
+      from = below;
+    }
 }
 
 gboolean
@@ -51,11 +83,13 @@ shepard_stretch_quantiles (const float *values, size_t n_values, double lower, d
   g_return_val_if_fail (low != NULL && high != NULL, FALSE);
 
   size_t n;
-  g_autofree float *sorted = sorted_finite (values, n_values, &n);
-  if (sorted == NULL)
+  g_autofree float *finite = finite_values (values, n_values, &n);
+  if (finite == NULL)
     return FALSE;
-  *low = quantile_of_sorted (sorted, n, lower);
-  *high = quantile_of_sorted (sorted, n, upper);
+  double q[2] = { lower, upper }, quantiles[2];
+  quantiles_of (finite, n, q, 2, quantiles);
+  *low = quantiles[0];
+  *high = quantiles[1];
   return TRUE;
 }
 
@@ -77,10 +111,12 @@ shepard_stretch_quantile_breaks (const float *values, size_t n_values, guint n_c
   g_return_val_if_fail (n_classes > 0 && breaks != NULL, FALSE);
 
   size_t n;
-  g_autofree float *sorted = sorted_finite (values, n_values, &n);
-  if (sorted == NULL)
+  g_autofree float *finite = finite_values (values, n_values, &n);
+  if (finite == NULL)
     return FALSE;
+  g_autofree double *q = g_new (double, n_classes + 1);
   for (guint i = 0; i <= n_classes; i++)
-    breaks[i] = quantile_of_sorted (sorted, n, i / (double) n_classes);
+    q[i] = i / (double) n_classes;
+  quantiles_of (finite, n, q, n_classes + 1, breaks);
   return TRUE;
 }

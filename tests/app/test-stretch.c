@@ -2,6 +2,7 @@
 /* The stretch and class breaks of a surface's cells, against quantiles worked by hand. */
 #include <glib.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "shepard-stretch.h"
 
@@ -50,11 +51,61 @@ test_breaks (void)
     g_assert_cmpfloat (breaks[i], ==, expected[i]);
 }
 
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* Against quantiles read off a sorted copy in float64, on values with many ties, a run already sorted and one sorted
+ * backwards (the orders a preview's rows come in), and a few NaNs to leave out. */
+static void
+test_quantiles_against_sorting (void)
+{
+  g_autoptr (GRand) random = g_rand_new_with_seed (13);
+  enum { N = 10007 };
+  static float values[N];
+  static double sorted[N];
+
+  for (int order = 0; order < 3; order++)
+    {
+      size_t n_finite = 0;
+      for (size_t i = 0; i < N; i++)
+        {
+          values[i] = order == 0 ? (float) g_rand_int_range (random, 0, 50) : (float) (order == 1 ? i : N - i);
+          if (i % 1000 == 7)
+            values[i] = NAN;
+          else
+            sorted[n_finite++] = values[i];
+        }
+      qsort (sorted, n_finite, sizeof *sorted, compare_doubles);
+      double breaks[8];
+      g_assert_true (shepard_stretch_quantile_breaks (values, N, 7, breaks));
+      for (int i = 0; i <= 7; i++)
+        {
+          double position = (double) (n_finite - 1) * i / 7.0;
+          size_t below = (size_t) floor (position), above = MIN (below + 1, n_finite - 1);
+          double expected = sorted[below] + (position - (double) below) * (sorted[above] - sorted[below]);
+          g_assert_cmpfloat_with_epsilon (breaks[i], expected, 1e-9 * fmax (1.0, fabs (expected)));
+        }
+      double low, high;
+      g_assert_true (shepard_stretch_quantiles (values, N, 0.02, 0.98, &low, &high));
+      double low_position = (double) (n_finite - 1) * 0.02;
+      size_t low_below = (size_t) floor (low_position);
+      g_assert_cmpfloat_with_epsilon (low, sorted[low_below] + (low_position - (double) low_below)
+                                               * (sorted[low_below + 1] - sorted[low_below]), 1e-9 * fmax (1.0, low));
+      g_assert_cmpfloat (high, <=, sorted[n_finite - 1]);
+      g_assert_cmpfloat (high, >=, low);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/stretch/cumulative-cut", test_cumulative_cut);
   g_test_add_func ("/stretch/breaks", test_breaks);
+  g_test_add_func ("/stretch/quantiles-against-sorting", test_quantiles_against_sorting);
   return g_test_run ();
 }
