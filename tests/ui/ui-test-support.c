@@ -209,7 +209,8 @@ pick_smooth_cell (ShepardWindow *window, const float *values, double lowest, dou
 void
 assert_window_pixel_matches_surface (ShepardWindow *window, const float *values, const char *screenshot_name)
 {
-  ShepardSurface *surface = shepard_window_get_surface (window);
+  /* Held: the frames let pass below run the main loop, where a newer surface may replace it (values may be its). */
+  g_autoptr (ShepardSurface) surface = shepard_surface_ref (shepard_window_get_surface (window));
   ShepardDocument *document = shepard_window_get_document (window);
   ShepardMapView *view = shepard_window_get_map_view (window);
   double min = shepard_document_get_value_min (document), max = shepard_document_get_value_max (document);
