@@ -8,6 +8,7 @@
 #include "gdal-autocleanups.h"
 #include "gdal-error-trap.h"
 #include "shepard-app-error.h"
+#include "text-number.h"
 
 #include <string.h>
 
@@ -106,17 +107,54 @@ is_numeric_field_type (OGRFieldType type)
   return type == OFTInteger || type == OFTInteger64 || type == OFTReal;
 }
 
-static char *
-list_numeric_fields (OGRFeatureDefnH definition)
+/* A text column is a value column when most of its cells that are not empty or marked missing are numbers: one "abc"
+ * among numbers, or R's "NA", does not make a column of numbers text (QGIS #43286, #51826). Reads the whole layer. */
+static gboolean
+text_field_holds_numbers (OGRLayerH layer, int index)
 {
+  size_t numbers = 0, unparsable = 0;
+
+  OGR_L_ResetReading (layer);
+  for (OGRFeatureH feature; (feature = OGR_L_GetNextFeature (layer)) != NULL; OGR_F_Destroy (feature))
+    {
+      double value;
+      if (!OGR_F_IsFieldSetAndNotNull (feature, index))
+        continue;
+      switch (shepard_text_number_parse (OGR_F_GetFieldAsString (feature, index), &value))
+        {
+        case SHEPARD_TEXT_NUMBER:
+          numbers++;
+          break;
+        case SHEPARD_TEXT_UNPARSABLE:
+          unparsable++;
+          break;
+        case SHEPARD_TEXT_EMPTY:
+        case SHEPARD_TEXT_MISSING:
+          break;
+        }
+    }
+  OGR_L_ResetReading (layer);
+  return numbers > 0 && numbers > unparsable;
+}
+
+static gboolean
+is_value_field (OGRLayerH layer, int index)
+{
+  OGRFieldType type = OGR_Fld_GetType (OGR_FD_GetFieldDefn (OGR_L_GetLayerDefn (layer), index));
+
+  return is_numeric_field_type (type) || (type == OFTString && text_field_holds_numbers (layer, index));
+}
+
+static char *
+list_numeric_fields (OGRLayerH layer)
+{
+  OGRFeatureDefnH definition = OGR_L_GetLayerDefn (layer);
   GString *names = g_string_new (NULL);
 
   for (int i = 0; i < OGR_FD_GetFieldCount (definition); i++)
-    {
-      OGRFieldDefnH field = OGR_FD_GetFieldDefn (definition, i);
-      if (is_numeric_field_type (OGR_Fld_GetType (field)))
-        g_string_append_printf (names, "%s\"%s\"", names->len > 0 ? ", " : "", OGR_Fld_GetNameRef (field));
-    }
+    if (is_value_field (layer, i))
+      g_string_append_printf (names, "%s\"%s\"", names->len > 0 ? ", " : "",
+                              OGR_Fld_GetNameRef (OGR_FD_GetFieldDefn (definition, i)));
   if (names->len == 0)
     g_string_append (names, "none");
   return g_string_free (names, FALSE);
@@ -130,19 +168,20 @@ find_value_field (OGRLayerH layer, const char *wanted, GError **error)
 
   if (index < 0)
     {
-      g_autofree char *numeric = list_numeric_fields (definition);
+      g_autofree char *numeric = list_numeric_fields (layer);
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD,
                    "layer \"%s\" has no field \"%s\": its numeric fields are %s", OGR_L_GetName (layer), wanted,
                    numeric);
       return -1;
     }
-  OGRFieldType type = OGR_Fld_GetType (OGR_FD_GetFieldDefn (definition, index));
-  if (!is_numeric_field_type (type))
+  if (!is_value_field (layer, index))
     {
-      g_autofree char *numeric = list_numeric_fields (definition);
+      OGRFieldType type = OGR_Fld_GetType (OGR_FD_GetFieldDefn (definition, index));
+      g_autofree char *numeric = list_numeric_fields (layer);
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD,
-                   "field \"%s\" of layer \"%s\" holds %s values, not numbers: choose one of its numeric fields, %s",
-                   wanted, OGR_L_GetName (layer), OGR_GetFieldTypeName (type), numeric);
+                   "field \"%s\" of layer \"%s\" holds %s, not numbers: choose one of its numeric fields, %s", wanted,
+                   OGR_L_GetName (layer), type == OFTString ? "text (most of its cells)" : OGR_GetFieldTypeName (type),
+                   numeric);
       return -1;
     }
   return index;
@@ -193,7 +232,7 @@ add_point (ShepardPointLayer *points, PointArrays *arrays, OGRGeometryH point, d
 
 static gboolean
 read_feature (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, OGRFeatureH feature, int field_index,
-              GError **error)
+              gboolean text_values, GError **error)
 {
   OGRGeometryH geometry = OGR_F_GetGeometryRef (feature);
 
@@ -216,7 +255,24 @@ read_feature (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, O
       points->skipped_null_value++;
       return TRUE;
     }
-  double value = OGR_F_GetFieldAsDouble (feature, field_index);
+  double value = NAN;
+  if (text_values)
+    switch (shepard_text_number_parse (OGR_F_GetFieldAsString (feature, field_index), &value))
+      {
+      case SHEPARD_TEXT_NUMBER:
+        break;
+      case SHEPARD_TEXT_EMPTY:
+        points->skipped_null_value++;
+        return TRUE;
+      case SHEPARD_TEXT_MISSING:
+        points->skipped_missing_value++;
+        return TRUE;
+      case SHEPARD_TEXT_UNPARSABLE:
+        points->skipped_unparsable_value++;
+        return TRUE;
+      }
+  else
+    value = OGR_F_GetFieldAsDouble (feature, field_index);
   if (!isfinite (value))
     {
       points->skipped_nonfinite_value++;
@@ -232,7 +288,7 @@ read_feature (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, O
 }
 
 static gboolean
-read_features (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, int field_index,
+read_features (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, int field_index, gboolean text_values,
                const ShepardGdalErrorTrap *trap, GDALProgressFunc progress, void *progress_data, GError **error)
 {
   GIntBig feature_count = OGR_L_GetFeatureCount (layer, FALSE);
@@ -254,7 +310,7 @@ read_features (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, 
       if (feature == NULL)
         break;
       features_read++;
-      if (!read_feature (points, arrays, layer, feature, field_index, error))
+      if (!read_feature (points, arrays, layer, feature, field_index, text_values, error))
         return FALSE;
     }
 
@@ -367,7 +423,7 @@ shepard_point_layer_list_numeric_fields (const char *path, char **layer_name, GE
   for (int i = 0; i < OGR_FD_GetFieldCount (definition); i++)
     {
       OGRFieldDefnH field = OGR_FD_GetFieldDefn (definition, i);
-      if (!is_numeric_field_type (OGR_Fld_GetType (field)))
+      if (!is_value_field (layer, i))
         continue;
       if (is_csv && is_default_coordinate_column (OGR_Fld_GetNameRef (field)))
         continue;
@@ -432,7 +488,9 @@ shepard_point_layer_read (const char *source, const char *layer, const char *val
     .z = g_array_sized_new (FALSE, FALSE, sizeof (double), reserved),
   };
   shepard_gdal_error_trap_clear (&trap);
-  gboolean read = read_features (points, &arrays, layer_handle, field_index, &trap,
+  gboolean text_values
+    = OGR_Fld_GetType (OGR_FD_GetFieldDefn (OGR_L_GetLayerDefn (layer_handle), field_index)) == OFTString;
+  gboolean read = read_features (points, &arrays, layer_handle, field_index, text_values, &trap,
                                  progress != NULL ? progress : GDALDummyProgress, progress_data, error);
   if (!read)
     {
@@ -464,7 +522,9 @@ shepard_point_layer_describe_skipped (const ShepardPointLayer *points)
     size_t count;
     const char *reason;
   } reasons[] = {
-    { points->skipped_null_value, "a null value" },
+    { points->skipped_null_value, "a null or empty value" },
+    { points->skipped_missing_value, "a value marked missing (NA...)" },
+    { points->skipped_unparsable_value, "a value that is not a number" },
     { points->skipped_nonfinite_value, "a NaN or infinite value" },
     { points->skipped_empty_geometry, "an empty geometry" },
     { points->skipped_nonfinite_coordinates, "NaN or infinite coordinates" },

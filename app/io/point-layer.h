@@ -11,7 +11,9 @@ typedef struct {
   double *x, *y, *z;
   size_t count;
   /* Skipped features, by reason (an empty part of a MultiPoint counts as one empty geometry). */
-  size_t skipped_null_value;             /* value field unset or null */
+  size_t skipped_null_value;             /* value field unset, null or (a text column) empty */
+  size_t skipped_missing_value;          /* a text column's missing-value mark: NA, N/A, null... (text-number.h) */
+  size_t skipped_unparsable_value;       /* a text column's cell that is not a number ("abc") */
   size_t skipped_nonfinite_value;        /* value NaN or infinite */
   size_t skipped_empty_geometry;         /* geometry null or empty (also empty MultiPoint parts) */
   size_t skipped_nonfinite_coordinates;  /* x or y NaN or infinite */
@@ -30,7 +32,7 @@ ShepardPointLayer *shepard_point_layer_read (const char *source, const char *lay
                                              const char *const *open_options, GDALProgressFunc progress,
                                              void *progress_data, GError **error);
 
-/* "3 with a null value, 1 with an empty geometry", or NULL when nothing was skipped. */
+/* "3 with a null or empty value, 1 with an empty geometry", or NULL when nothing was skipped. */
 char *shepard_point_layer_describe_skipped (const ShepardPointLayer *points);
 
 /* The numeric fields of the source's first layer, NULL-terminated (g_strfreev), without the columns a CSV source's
