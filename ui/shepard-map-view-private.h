@@ -67,6 +67,14 @@ extern guint _shepard_map_view_signals[N_SIGNALS];
 
 /* shepard-map-view.c: tells "view-changed" and redraws. */
 void _shepard_map_view_view_changed (ShepardMapView *self);
+/* Whether surfaces on the GPU reach the texture through interop, with the reason when not; during_render: called while
+ * GTK draws, when the notification must wait for the main loop. */
+void _shepard_map_view_set_interop (ShepardMapView *self, gboolean interop, const char *failure,
+                                    gboolean during_render);
+
+/* shepard-map-view-surfaces.c: the surface and the backdrop into the renderer, with the GL context current. */
+gboolean _shepard_map_view_upload_surface (ShepardMapView *self, GError **error);
+void _shepard_map_view_upload_backdrop (ShepardMapView *self);
 
 /* shepard-map-view-input.c: the pointer and keyboard: drag to pan (or move a dot while editing), the wheel and + / −
  * to zoom, the arrows to pan, Home or 0 to fit, clicks, Delete. */
