@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "shepard-export-dialog.h"
+#include "shepard-export-dialog-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -12,63 +12,6 @@
 
 /* The default export cell size gives this many cells along the longer side. */
 #define DEFAULT_EXPORT_CELLS 1000
-
-/* The rows of extent_dropdown and size_dropdown, in the template's order. */
-enum {
-  EXTENT_DATA,
-  EXTENT_VIEW,
-  EXTENT_CUSTOM,
-};
-
-enum {
-  SIZE_BY_RESOLUTION,
-  SIZE_BY_CELLS,
-};
-
-struct _ShepardExportDialog
-{
-  GtkWindow parent_instance;
-
-  /* Template widgets */
-  GtkWidget *form;
-  GtkEntry *path_entry, *options_entry;
-  GtkLabel *options_label;
-  GtkSpinButton *margin_spin;
-  GtkWidget *margin_caption, *margin_box;
-  GtkDropDown *format_dropdown, *type_dropdown, *extent_dropdown, *size_dropdown;
-  GtkWidget *extent_grid;
-  GtkSpinButton *x_min_spin, *x_max_spin, *y_min_spin, *y_max_spin;
-  GtkStack *size_stack;
-  GtkSpinButton *resolution_spin, *width_spin, *height_spin;
-  GtkLabel *size_label, *error_label;
-  GtkCheckButton *alpha_check, *r_check, *r_obs_check;
-  GtkDropDown *planes_dropdown;
-  GtkProgressBar *progress_bar;
-  GtkWidget *export_button;
-
-  /* Owned */
-  ShepardDocument *document;
-  GSettings *settings; /* NULL: nothing is remembered */
-  char **creation_options; /* what options_entry holds, once valid */
-  gboolean options_valid;
-  shepard_params params;
-  double data_bounds[4]; /* the points' bounding box; the data extent adds margin_spin's margin */
-  GPtrArray *formats; /* of ShepardWritableFormat, in the order of format_dropdown */
-  GCancellable *cancellable;
-  char *report;
-  gint64 started; /* monotonic time the running export began */
-  char *value_path;
-  char *plane_paths[3]; /* alpha, R, r_obs beside the value raster, when written so */
-  ShepardGridExportPlanes extra_bands;
-
-  /* What the map showed when the dialog opened: it is modal, so the view cannot move meanwhile. */
-  double view_extent[4];
-  gboolean has_view_extent;
-  /* The last valid grid, to start the other size mode from. */
-  shepard_grid grid;
-  gboolean grid_valid;
-  gboolean updating;
-};
 
 G_DEFINE_FINAL_TYPE (ShepardExportDialog, shepard_export_dialog, GTK_TYPE_WINDOW)
 
@@ -257,8 +200,8 @@ on_path_changed (ShepardExportDialog *self)
   update_sensitivity (self);
 }
 
-static const char *
-chosen_driver (ShepardExportDialog *self)
+const char *
+_shepard_export_dialog_chosen_driver (ShepardExportDialog *self)
 {
   guint selected = gtk_drop_down_get_selected (self->format_dropdown);
 
@@ -267,8 +210,8 @@ chosen_driver (ShepardExportDialog *self)
            : NULL;
 }
 
-static ShepardSampleType
-chosen_sample_type (ShepardExportDialog *self)
+ShepardSampleType
+_shepard_export_dialog_chosen_sample_type (ShepardExportDialog *self)
 {
   return gtk_drop_down_get_selected (self->type_dropdown) == 1 ? SHEPARD_SAMPLE_FLOAT64 : SHEPARD_SAMPLE_FLOAT32;
 }
@@ -285,8 +228,8 @@ on_options_changed (ShepardExportDialog *self)
   if (options != NULL)
     {
       ShepardRasterFormat format = {
-        .driver_name = chosen_driver (self),
-        .data_type = chosen_sample_type (self) == SHEPARD_SAMPLE_FLOAT64 ? GDT_Float64 : GDT_Float32,
+        .driver_name = _shepard_export_dialog_chosen_driver (self),
+        .data_type = _shepard_export_dialog_chosen_sample_type (self) == SHEPARD_SAMPLE_FLOAT64 ? GDT_Float64 : GDT_Float32,
         .creation_options = (const char *const *) options,
       };
       g_auto (GStrv) written = shepard_raster_format_creation_options (&format);
@@ -313,7 +256,7 @@ on_options_changed (ShepardExportDialog *self)
 static void
 show_default_options (ShepardExportDialog *self)
 {
-  ShepardRasterFormat format = { .driver_name = chosen_driver (self) };
+  ShepardRasterFormat format = { .driver_name = _shepard_export_dialog_chosen_driver (self) };
   g_auto (GStrv) defaults = shepard_raster_format_creation_options (&format);
   g_autofree char *joined = g_strjoinv (" ", defaults);
   g_autofree char *placeholder = defaults[0] != NULL ? g_strdup_printf ("Default: %s", joined)
@@ -395,72 +338,6 @@ show_progress (GObject *target, double fraction)
   gtk_progress_bar_set_text (self->progress_bar, text);
 }
 
-/* Where a new export goes: the folder of the last one, else the documents folder, else home; never beside the
- * input, which may be a folder the user cannot or would not write to. */
-static char *
-default_folder (GSettings *settings)
-{
-  g_autofree char *last = settings != NULL ? g_settings_get_string (settings, "export-folder") : NULL;
-  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
-
-  if (last != NULL && last[0] != '\0' && g_file_test (last, G_FILE_TEST_IS_DIR))
-    return g_steal_pointer (&last);
-  if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR))
-    return g_strdup (documents);
-  return g_strdup (g_get_home_dir ());
-}
-
-static void
-remember_choices (ShepardExportDialog *self)
-{
-  if (self->settings == NULL)
-    return;
-
-  g_autofree char *folder = g_path_get_dirname (self->value_path);
-  g_autofree char *absolute = g_canonicalize_filename (folder, NULL);
-  const char *driver = chosen_driver (self);
-  g_autoptr (GStrvBuilder) bands = g_strv_builder_new ();
-  if (gtk_check_button_get_active (self->alpha_check))
-    g_strv_builder_add (bands, "alpha");
-  if (gtk_check_button_get_active (self->r_check))
-    g_strv_builder_add (bands, "r");
-  if (gtk_check_button_get_active (self->r_obs_check))
-    g_strv_builder_add (bands, "robs");
-  g_auto (GStrv) band_names = g_strv_builder_end (bands);
-
-  g_settings_delay (self->settings);
-  g_settings_set_string (self->settings, "export-folder", absolute);
-  g_settings_set_string (self->settings, "export-format", driver != NULL ? driver : SHEPARD_RASTER_DEFAULT_DRIVER);
-  g_settings_set_boolean (self->settings, "export-float64", chosen_sample_type (self) == SHEPARD_SAMPLE_FLOAT64);
-  g_settings_set_string (self->settings, "export-creation-options",
-                         gtk_editable_get_text (GTK_EDITABLE (self->options_entry)));
-  g_settings_set_strv (self->settings, "export-extra-bands", (const char *const *) band_names);
-  g_settings_set_boolean (self->settings, "export-planes-beside",
-                          gtk_drop_down_get_selected (self->planes_dropdown) == 1);
-  g_settings_set_double (self->settings, "export-margin", gtk_spin_button_get_value (self->margin_spin));
-  g_settings_apply (self->settings);
-}
-
-static void
-restore_choices (ShepardExportDialog *self)
-{
-  g_autofree char *driver = g_settings_get_string (self->settings, "export-format");
-  g_autofree char *options = g_settings_get_string (self->settings, "export-creation-options");
-  g_auto (GStrv) bands = g_settings_get_strv (self->settings, "export-extra-bands");
-
-  for (guint i = 0; i < self->formats->len; i++)
-    if (g_strcmp0 (((const ShepardWritableFormat *) g_ptr_array_index (self->formats, i))->driver_name, driver) == 0)
-      gtk_drop_down_set_selected (self->format_dropdown, i);
-  gtk_drop_down_set_selected (self->type_dropdown, g_settings_get_boolean (self->settings, "export-float64") ? 1 : 0);
-  gtk_editable_set_text (GTK_EDITABLE (self->options_entry), options);
-  gtk_check_button_set_active (self->alpha_check, g_strv_contains ((const char *const *) bands, "alpha"));
-  gtk_check_button_set_active (self->r_check, g_strv_contains ((const char *const *) bands, "r"));
-  gtk_check_button_set_active (self->r_obs_check, g_strv_contains ((const char *const *) bands, "robs"));
-  gtk_drop_down_set_selected (self->planes_dropdown,
-                              g_settings_get_boolean (self->settings, "export-planes-beside") ? 1 : 0);
-  gtk_spin_button_set_value (self->margin_spin, g_settings_get_double (self->settings, "export-margin"));
-}
-
 static void
 show_error (ShepardExportDialog *self, const char *message)
 {
@@ -503,7 +380,7 @@ on_export_done (GObject *source, GAsyncResult *result, gpointer user_data)
       g_free (self->report);
       self->report = g_strdup_printf ("Wrote %s in %.2f s on %s", written_files->str, seconds, engine);
       g_string_free (written_files, TRUE);
-      remember_choices (self);
+      _shepard_export_dialog_remember_choices (self);
       g_signal_emit (self, signals[SIGNAL_FINISHED], 0, TRUE);
       gtk_window_destroy (GTK_WINDOW (self));
     }
@@ -597,8 +474,8 @@ shepard_export_dialog_start (ShepardExportDialog *self)
     .alpha_path = self->plane_paths[0],
     .r_path = self->plane_paths[1],
     .r_obs_path = self->plane_paths[2],
-    .driver_name = chosen_driver (self),
-    .sample_type = chosen_sample_type (self),
+    .driver_name = _shepard_export_dialog_chosen_driver (self),
+    .sample_type = _shepard_export_dialog_chosen_sample_type (self),
     .creation_options = (const char *const *) self->creation_options,
     .method = method,
   };
@@ -768,12 +645,12 @@ shepard_export_dialog_new (GtkWindow *parent, ShepardDocument *document, const s
   self->updating = TRUE;
   gtk_spin_button_set_value (self->resolution_spin, cell > 0.0 ? ceil (cell / magnitude) * magnitude : 1.0);
   if (self->settings != NULL)
-    restore_choices (self);
+    _shepard_export_dialog_restore_choices (self);
   self->updating = FALSE;
   on_extent_mode_changed (self);
   on_planes_changed (self);
 
-  g_autofree char *folder = default_folder (self->settings);
+  g_autofree char *folder = _shepard_export_dialog_default_folder (self->settings);
   g_autofree char *base = g_path_get_basename (points->source != NULL ? points->source : points->layer_name);
   char *dot = strrchr (base, '.');
   if (dot != NULL)
