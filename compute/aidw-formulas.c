@@ -37,7 +37,74 @@ shepard_params_equal (const shepard_params *a, const shepard_params *b)
       return false;
   return a->method == b->method && a->power == b->power && a->k == b->k && a->r_min == b->r_min
          && a->r_max == b->r_max && a->area_mode == b->area_mode && a->area == b->area
-         && a->neighbors == b->neighbors && a->rexp == b->rexp;
+         && a->neighbors == b->neighbors && a->rexp == b->rexp && a->smoothing == b->smoothing
+         && a->radius1 == b->radius1 && a->radius2 == b->radius2 && a->angle == b->angle
+         && a->min_points == b->min_points && a->max_points_per_quadrant == b->max_points_per_quadrant
+         && a->min_points_per_quadrant == b->min_points_per_quadrant;
+}
+
+bool
+shepard_params_weight_all_points (const shepard_params *params)
+{
+  return params->radius1 == 0.0 && params->neighbors == SHEPARD_NEIGHBORS_ALL
+         && params->max_points_per_quadrant == 0 && params->min_points_per_quadrant == 0;
+}
+
+static shepard_status
+validate_radii (const shepard_params *params, shepard_error *error)
+{
+  const shepard_status invalid = SHEPARD_ERROR_INVALID_ARGUMENT;
+  double r1 = params->radius1, r2 = params->radius2;
+  if (!isfinite (params->angle))
+    return shepard_fail (error, invalid, "The search ellipse's angle must be a finite number of degrees, not %g.",
+                         params->angle);
+  if (r1 == 0.0 && r2 == 0.0)
+    {
+      if (params->angle != 0.0)
+        return shepard_fail (error, invalid, "angle needs radius1 and radius2: give the search ellipse's two "
+                             "semi-axes, or leave angle out (angle=%g).", params->angle);
+      return SHEPARD_OK;
+    }
+  if (r1 == r2 && !(r1 > 0.0 && isfinite (r1)))
+    return shepard_fail (error, invalid, "The search radius must be greater than 0 (radius=%g).", r1);
+  if (!(r1 > 0.0 && isfinite (r1)))
+    return shepard_fail (error, invalid, "The search ellipse's radius1 must be greater than 0 (radius1=%g); give "
+                         "both radius1 and radius2.", r1);
+  if (!(r2 > 0.0 && isfinite (r2)))
+    return shepard_fail (error, invalid, "The search ellipse's radius2 must be greater than 0 (radius2=%g); give "
+                         "both radius1 and radius2.", r2);
+  return SHEPARD_OK;
+}
+
+/* Whether the point counts can be met at all: a cell that never could get a value is a mistake in the options. */
+static shepard_status
+validate_counts (const shepard_params *params, shepard_error *error)
+{
+  const shepard_status invalid = SHEPARD_ERROR_INVALID_ARGUMENT;
+  int max_points = params->neighbors, min_points = params->min_points;
+  int max_quadrant = params->max_points_per_quadrant, min_quadrant = params->min_points_per_quadrant;
+  if (min_points < 0)
+    return shepard_fail (error, invalid, "min_points must be 0 or more, not %d.", min_points);
+  if (max_quadrant < 0 || max_quadrant > SHEPARD_MAX_NEIGHBORS)
+    return shepard_fail (error, invalid, "max_points_per_quadrant must be 0 (no limit) or 1 to %d, not %d.",
+                         SHEPARD_MAX_NEIGHBORS, max_quadrant);
+  if (min_quadrant < 0 || min_quadrant > SHEPARD_MAX_NEIGHBORS)
+    return shepard_fail (error, invalid, "min_points_per_quadrant must be 0 to %d, not %d.", SHEPARD_MAX_NEIGHBORS,
+                         min_quadrant);
+  if (max_points != SHEPARD_NEIGHBORS_ALL && min_points > max_points)
+    return shepard_fail (error, invalid, "min_points (%d) is larger than max_points (%d): no cell could get a value. "
+                         "Lower min_points or raise max_points.", min_points, max_points);
+  if (max_quadrant > 0 && min_quadrant > max_quadrant)
+    return shepard_fail (error, invalid, "min_points_per_quadrant (%d) is larger than max_points_per_quadrant (%d): "
+                         "no cell could get a value.", min_quadrant, max_quadrant);
+  if (max_quadrant > 0 && min_points > 4 * max_quadrant)
+    return shepard_fail (error, invalid, "min_points (%d) is larger than 4 quadrants of max_points_per_quadrant (%d): "
+                         "no cell could get a value.", min_points, max_quadrant);
+  if (max_points != SHEPARD_NEIGHBORS_ALL && 4 * min_quadrant > max_points)
+    return shepard_fail (error, invalid, "min_points_per_quadrant (%d) asks for %d points in the 4 quadrants, more "
+                         "than max_points (%d): no cell could get a value.", min_quadrant, 4 * min_quadrant,
+                         max_points);
+  return SHEPARD_OK;
 }
 
 shepard_status
@@ -46,8 +113,16 @@ shepard_params_validate (const shepard_params *params, shepard_error *error)
   const shepard_status invalid = SHEPARD_ERROR_INVALID_ARGUMENT;
 
   if (params->neighbors < 0 || params->neighbors > SHEPARD_MAX_NEIGHBORS)
-    return shepard_fail (error, invalid, "The neighbourhood must be all points or 1 to %d nearest points, not %d.",
+    return shepard_fail (error, invalid, "max_points must be 0 (all points) or 1 to %d, not %d.",
                          SHEPARD_MAX_NEIGHBORS, params->neighbors);
+  if (!isfinite (params->smoothing) || params->smoothing < 0.0)
+    return shepard_fail (error, invalid, "The smoothing must be a number >= 0 in map units, not %g.",
+                         params->smoothing);
+  shepard_status status = validate_radii (params, error);
+  if (status == SHEPARD_OK)
+    status = validate_counts (params, error);
+  if (status != SHEPARD_OK)
+    return status;
 
   switch (params->method)
     {

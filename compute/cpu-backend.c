@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cpu-backend.h"
 
+#include "cpu-weighting.h"
 #include "engine-private.h"
+#include "neighbourhood.h"
 #include "parallel.h"
 
 #include <math.h>
@@ -13,20 +15,21 @@
 #define FLOAT64_PAIRS_PER_CHUNK 200000.0
 #define LOCAL_QUERIES_PER_CHUNK 256
 #define MAX_QUERIES_PER_CHUNK 1024
-#define FLOAT64_SUM_BLOCK 1024
 
 /* Float32 weight sums outside this range may hold a clamped or overflowed weight: recompute those in float64. */
 #define FLOAT32_SUM_MIN 0x1p-100
 #define FLOAT32_SUM_MAX 0x1p+126
 
 typedef struct {
-  double *d2;
+  double *d2; /* the nearest of all points: AIDW's k, or the one behind relative weights */
   size_t *index;
+  shepard_selection selection;
+  double field_wz[SHEPARD_MAX_FIELDS];
   shepard_kernel_query *batch;
   size_t *batch_query;
-  double *batch_nearest_d2;
+  double *batch_nearest_d2s;
   double *batch_exponent;
-  double *sum_w, *sum_wz;
+  double *sum_w, *sum_wz; /* float32 batches: one plane of the chunk per field */
 } worker_scratch;
 
 /* Cross-validation's side of a job: query i is data point i, which leaves out every point of its fold. */
@@ -45,7 +48,11 @@ typedef struct {
   const holdout_job *holdout; /* NULL: interpolation */
   double r_exp_local;
   double coincident_d2_local;
-  size_t k_search; /* neighbours each query needs from the grid */
+  shepard_neighbourhood hood;
+  size_t n_fields; /* the value planes written: every field, or field 0 for cross-validation */
+  size_t k_search; /* neighbours each query needs from the nearest search */
+  bool reuse_nearest; /* NEAREST without an ellipse: the selection is the head of that search */
+  size_t chunk;
   worker_scratch *scratch;
 } interpolation_job;
 
@@ -65,78 +72,8 @@ query_local (const shepard_query_set *queries, const shepard_point_set *points, 
       x = queries->x[i];
       y = queries->y[i];
     }
-  *qx = (x - points->origin_x) * points->scale;
-  *qy = (y - points->origin_y) * points->scale;
-}
-
-/* (d2 / d2_nearest)^exponent: the nearest point weighs 1, so no weight overflows whatever the power. The common factor
- * cancels in the weighted mean. Whole powers p = -2 * exponent avoid pow(): ratio^(p/2) is a product of ratios and,
- * for odd p, one square root. */
-static inline double
-relative_weight (double d2, double d2_nearest, double exponent, int whole_power)
-{
-  double ratio = d2_nearest / d2;
-  if (whole_power > 0)
-    {
-      double w = whole_power & 1 ? sqrt (ratio) : 1.0;
-      for (int i = 0; i < whole_power / 2; i++)
-        w *= ratio;
-      return w;
-    }
-  return pow (ratio, -exponent);
-}
-
-/* p = -2 * exponent when it is a whole number from 1 to 16, else 0: the relative_weight fast path. */
-static int
-whole_power_of (double exponent)
-{
-  double p = -2.0 * exponent;
-  return p == floor (p) && p >= 1.0 && p <= 16.0 ? (int) p : 0;
-}
-
-/* The sums of w and w z over every point, or (labels set) every point whose label differs from `excluded`. */
-static inline __attribute__ ((always_inline)) void
-all_points_sums (const shepard_point_set *points, const uint32_t *labels, uint32_t excluded, double qx, double qy,
-                 double d2_nearest, double exponent, double *sum_w_out, double *sum_wz_out)
-{
-  int whole_power = whole_power_of (exponent);
-  double sum_w = 0.0, sum_wz = 0.0;
-  /* Summed in blocks, then the block sums: small weights are not lost against a large running total. */
-  for (size_t block = 0; block < points->n; block += FLOAT64_SUM_BLOCK)
-    {
-      size_t end = block + FLOAT64_SUM_BLOCK < points->n ? block + FLOAT64_SUM_BLOCK : points->n;
-      double block_w = 0.0, block_wz = 0.0;
-      for (size_t i = block; i < end; i++)
-        {
-          if (labels && labels[i] == excluded)
-            continue;
-          double dx = points->x[i] - qx, dy = points->y[i] - qy;
-          double w = relative_weight (dx * dx + dy * dy, d2_nearest, exponent, whole_power);
-          block_w += w;
-          block_wz += w * points->z[i];
-        }
-      sum_w += block_w;
-      sum_wz += block_wz;
-    }
-  *sum_w_out = sum_w;
-  *sum_wz_out = sum_wz;
-}
-
-static double
-all_points_float64 (const shepard_point_set *points, double qx, double qy, double d2_nearest, double exponent)
-{
-  double sum_w, sum_wz;
-  all_points_sums (points, NULL, 0, qx, qy, d2_nearest, exponent, &sum_w, &sum_wz);
-  return sum_wz / sum_w;
-}
-
-static double
-all_points_float64_excluding (const shepard_point_set *points, const uint32_t *labels, uint32_t excluded, double qx,
-                              double qy, double d2_nearest, double exponent)
-{
-  double sum_w, sum_wz;
-  all_points_sums (points, labels, excluded, qx, qy, d2_nearest, exponent, &sum_w, &sum_wz);
-  return sum_wz / sum_w;
+  *qx = shepard_point_set_local (x, points->origin_x, points->scale);
+  *qy = shepard_point_set_local (y, points->origin_y, points->scale);
 }
 
 /* Where query i is, in the local frame: a cell centre, a given point, or (cross-validation) data point i. */
@@ -153,74 +90,98 @@ query_position (const interpolation_job *job, size_t i, double *qx, double *qy)
     query_local (job->queries, points, i, qx, qy);
 }
 
-static double
-all_points_for_query (const interpolation_job *job, size_t i, uint32_t label, double d2_nearest, double exponent)
+/* Field f's value of query i, from its local value. */
+static inline void
+write_value (const interpolation_job *job, size_t field, size_t i, double local)
+{
+  job->outputs->values[field * job->queries->count + i] = shepard_point_set_value (job->backend->points, field,
+                                                                                   local);
+}
+
+/* How many points query i's prediction may weigh: all, or those outside its fold. */
+static size_t
+weighable_count (const interpolation_job *job, uint32_t label)
+{
+  size_t n = job->backend->points->n;
+  if (!job->holdout)
+    return n;
+  const shepard_holdout *holdout = job->holdout->holdout;
+  if (!holdout->fold_of)
+    return n - 1;
+  return n - (n / holdout->folds + (label < holdout->large_folds ? 1 : 0));
+}
+
+static void
+all_points_for_query (const interpolation_job *job, size_t i, uint32_t label, double nearest_d2s, double exponent,
+                      double *sum_w, double *sum_wz)
 {
   double qx, qy;
   query_position (job, i, &qx, &qy);
-  if (job->holdout)
-    return all_points_float64_excluding (job->backend->points, job->holdout->labels, label, qx, qy, d2_nearest,
-                                         exponent);
-  return all_points_float64 (job->backend->points, qx, qy, d2_nearest, exponent);
-}
-
-static double
-nearest_float64 (const shepard_point_set *points, const double *d2, const size_t *index, size_t count,
-                 double exponent)
-{
-  int whole_power = whole_power_of (exponent);
-  double sum_w = 0.0, sum_wz = 0.0;
-  for (size_t j = 0; j < count; j++)
-    {
-      double w = relative_weight (d2[j], d2[0], exponent, whole_power);
-      sum_w += w;
-      sum_wz += w * points->z[index[j]];
-    }
-  return sum_wz / sum_w;
+  shepard_all_points_sums (job->backend->points, job->holdout ? job->holdout->labels : NULL, label, qx, qy,
+                           job->hood.smoothing2, nearest_d2s, exponent, job->n_fields, sum_w, sum_wz);
 }
 
 static void
 finish_float32_batch (const interpolation_job *job, worker_scratch *scratch, size_t batch_size)
 {
   const shepard_cpu_backend *backend = job->backend;
-  for (size_t b = 0; b < batch_size; b++)
-    {
-      scratch->sum_w[b] = 0.0;
-      scratch->sum_wz[b] = 0.0;
-    }
-  shepard_kernel_points kernel_points = {
-    backend->points->x_hi, backend->points->x_lo, backend->points->y_hi, backend->points->y_lo, backend->points->z32,
-    job->holdout ? job->holdout->labels : NULL, backend->points->n,
-  };
+  const shepard_point_set *points = backend->points;
   bool inverse_square = job->params->method == SHEPARD_METHOD_IDW && job->params->power == 2.0;
-  backend->kernels->weighted_sums (&kernel_points, scratch->batch, batch_size,
-                                   inverse_square ? SHEPARD_WEIGHT_INVERSE_SQUARE : SHEPARD_WEIGHT_POWER,
-                                   scratch->sum_w, scratch->sum_wz);
+  /* One kernel call per field: the weights are recomputed, which costs less than keeping them. */
+  for (size_t f = 0; f < job->n_fields; f++)
+    {
+      double *sum_w = scratch->sum_w + f * job->chunk, *sum_wz = scratch->sum_wz + f * job->chunk;
+      for (size_t b = 0; b < batch_size; b++)
+        sum_w[b] = sum_wz[b] = 0.0;
+      shepard_kernel_points kernel_points = {
+        points->x_hi, points->x_lo, points->y_hi, points->y_lo, points->z32 + f * points->n_padded,
+        job->holdout ? job->holdout->labels : NULL, points->n,
+      };
+      backend->kernels->weighted_sums (&kernel_points, scratch->batch, batch_size,
+                                       inverse_square ? SHEPARD_WEIGHT_INVERSE_SQUARE : SHEPARD_WEIGHT_POWER, sum_w,
+                                       sum_wz);
+    }
   for (size_t b = 0; b < batch_size; b++)
     {
       size_t i = scratch->batch_query[b];
-      double sum_w = scratch->sum_w[b];
-      if (sum_w >= FLOAT32_SUM_MIN && sum_w <= FLOAT32_SUM_MAX && isfinite (scratch->sum_wz[b]))
-        job->outputs->values[i] = scratch->sum_wz[b] / sum_w;
+      bool in_range = true;
+      for (size_t f = 0; f < job->n_fields; f++)
+        {
+          double sum_w = scratch->sum_w[f * job->chunk + b];
+          in_range = in_range && sum_w >= FLOAT32_SUM_MIN && sum_w <= FLOAT32_SUM_MAX
+                     && isfinite (scratch->sum_wz[f * job->chunk + b]);
+        }
+      if (in_range)
+        for (size_t f = 0; f < job->n_fields; f++)
+          write_value (job, f, i, scratch->sum_wz[f * job->chunk + b] / scratch->sum_w[f * job->chunk + b]);
       else
-        job->outputs->values[i] = all_points_for_query (job, i, scratch->batch[b].label, scratch->batch_nearest_d2[b],
-                                                        scratch->batch_exponent[b]);
+        {
+          double sum_w;
+          all_points_for_query (job, i, scratch->batch[b].label, scratch->batch_nearest_d2s[b],
+                                scratch->batch_exponent[b], &sum_w, scratch->field_wz);
+          for (size_t f = 0; f < job->n_fields; f++)
+            write_value (job, f, i, scratch->field_wz[f] / sum_w);
+        }
     }
 }
 
-/* AIDW's adaptive power at a query, from the squared distances to its nearest (local frame, ascending): r_obs, the
- * mean distance to the k_density nearest, then R = r_obs / r_exp, the membership mu and alpha. */
-static double
-adaptive_alpha (const double *d2, size_t k_density, double r_exp_local, const shepard_params *params,
-                double *r_obs_local, double *mu)
+/* The mean of the data points within the coincident tolerance of the query, per field. */
+static void
+write_coincident_mean (const interpolation_job *job, size_t i, uint32_t label, double qx, double qy)
 {
-  double r_obs = 0.0;
-  for (size_t j = 0; j < k_density; j++)
-    r_obs += sqrt (d2[j]);
-  r_obs /= (double) k_density;
-  *r_obs_local = r_obs;
-  *mu = shepard_aidw_membership (r_obs / r_exp_local, params->r_min, params->r_max);
-  return shepard_aidw_alpha (*mu, params->alpha);
+  const shepard_point_set *points = job->backend->points;
+  const holdout_job *holdout = job->holdout;
+  for (size_t f = 0; f < job->n_fields; f++)
+    {
+      const double *z = points->z + f * points->n_padded;
+      size_t count;
+      double sum = holdout ? shepard_even_grid_sum_within_excluding (job->backend->grid, holdout->sorted_labels,
+                                                                     label, z, qx, qy, job->coincident_d2_local,
+                                                                     &count)
+                           : shepard_even_grid_sum_within (job->backend->grid, z, qx, qy, job->coincident_d2_local,
+                                                           &count);
+      write_value (job, f, i, sum / (double) count);
+    }
 }
 
 static bool
@@ -230,8 +191,10 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
   const shepard_cpu_backend *backend = job->backend;
   const shepard_point_set *points = backend->points;
   const shepard_params *params = job->params;
+  const shepard_neighbourhood *hood = &job->hood;
   const holdout_job *holdout = job->holdout;
   worker_scratch *scratch = &job->scratch[worker];
+  shepard_selection *selection = &scratch->selection;
   bool aidw = params->method == SHEPARD_METHOD_AIDW;
   size_t batch_size = 0;
 
@@ -239,28 +202,26 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
     {
       double qx, qy, r_exp_local = job->r_exp_local;
       uint32_t label = 0;
-      size_t found;
+      size_t found = 0;
       query_position (job, i, &qx, &qy);
       if (holdout)
         {
           label = holdout->labels[i];
           r_exp_local = label < holdout->holdout->large_folds ? holdout->r_exp_large_local
                                                               : holdout->r_exp_small_local;
-          found = shepard_even_grid_nearest_excluding (backend->grid, holdout->sorted_labels, label, qx, qy,
-                                                       job->k_search, scratch->d2, scratch->index);
+          if (job->k_search > 0)
+            found = shepard_even_grid_nearest_excluding (backend->grid, holdout->sorted_labels, label, qx, qy,
+                                                         job->k_search, scratch->d2, scratch->index);
         }
-      else
+      else if (job->k_search > 0)
         found = shepard_even_grid_nearest (backend->grid, qx, qy, job->k_search, scratch->d2, scratch->index);
-      size_t k_density = aidw && (size_t) params->k < found ? (size_t) params->k : found;
-      size_t n_weighted = params->neighbors == SHEPARD_NEIGHBORS_ALL || (size_t) params->neighbors > found
-                            ? found
-                            : (size_t) params->neighbors;
 
       double exponent = -0.5 * params->power;
       if (aidw)
         {
           double r_obs, mu;
-          double alpha = adaptive_alpha (scratch->d2, k_density, r_exp_local, params, &r_obs, &mu);
+          size_t k_density = (size_t) params->k < found ? (size_t) params->k : found;
+          double alpha = shepard_adaptive_alpha (scratch->d2, k_density, r_exp_local, params, &r_obs, &mu);
           exponent = -0.5 * alpha;
           if (job->outputs->alpha)
             job->outputs->alpha[i] = alpha;
@@ -270,40 +231,57 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
       else if (job->outputs->alpha)
         job->outputs->alpha[i] = params->power;
 
-      if (scratch->d2[0] <= job->coincident_d2_local)
+      if (job->reuse_nearest)
+        shepard_selection_take_nearest (hood, selection, scratch->d2, scratch->index,
+                                        found < hood->max_points ? found : hood->max_points, points->x, points->y,
+                                        qx, qy);
+      else if (!shepard_neighbourhood_select (hood, backend->grid, points->x, points->y,
+                                              holdout ? holdout->sorted_labels : NULL, label, qx, qy, selection))
         {
-          size_t count;
-          double sum = holdout ? shepard_even_grid_sum_within_excluding (backend->grid, holdout->sorted_labels, label,
-                                                                         points->z, qx, qy,
-                                                                         job->coincident_d2_local, &count)
-                               : shepard_even_grid_sum_within (backend->grid, points->z, qx, qy,
-                                                               job->coincident_d2_local, &count);
-          job->outputs->values[i] = sum / (double) count;
+          shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the points in a search radius.");
+          return false;
         }
-      else if (params->neighbors != SHEPARD_NEIGHBORS_ALL)
-        job->outputs->values[i] = nearest_float64 (points, scratch->d2, scratch->index, n_weighted, exponent);
-      else if (backend->precision == SHEPARD_PRECISION_FLOAT64)
-        job->outputs->values[i] = holdout ? all_points_float64_excluding (points, holdout->labels, label, qx, qy,
-                                                                          scratch->d2[0], exponent)
-                                          : all_points_float64 (points, qx, qy, scratch->d2[0], exponent);
-      else
+      bool every_point = hood->mode == SHEPARD_SELECT_ALL || selection->every_point;
+      if (!shepard_selection_has_data (hood, selection, weighable_count (job, label)))
         {
-          shepard_kernel_query *query = &scratch->batch[batch_size];
-          query->x_hi = (float) qx;
-          query->x_lo = (float) (qx - (double) query->x_hi);
-          query->y_hi = (float) qy;
-          query->y_lo = (float) (qy - (double) query->y_hi);
-          query->exponent = (float) exponent;
-          query->label = label;
-          scratch->batch_query[batch_size] = i;
-          scratch->batch_nearest_d2[batch_size] = scratch->d2[0];
-          scratch->batch_exponent[batch_size] = exponent;
-          batch_size++;
+          for (size_t f = 0; f < job->n_fields; f++)
+            write_value (job, f, i, NAN);
+          continue;
         }
+      double nearest_d2 = every_point ? scratch->d2[0] : selection->nearest_d2;
+      if (hood->smoothing2 == 0.0 && nearest_d2 <= job->coincident_d2_local)
+        {
+          write_coincident_mean (job, i, label, qx, qy);
+          continue;
+        }
+      double nearest_d2s = nearest_d2 + hood->smoothing2, sum_w;
+      if (!every_point || backend->precision == SHEPARD_PRECISION_FLOAT64)
+        {
+          if (every_point)
+            shepard_all_points_sums (points, holdout ? holdout->labels : NULL, label, qx, qy, hood->smoothing2,
+                                     nearest_d2s, exponent, job->n_fields, &sum_w, scratch->field_wz);
+          else
+            shepard_selected_sums (points, selection->d2, selection->index, selection->count, hood->smoothing2,
+                                   nearest_d2s, exponent, job->n_fields, &sum_w, scratch->field_wz);
+          for (size_t f = 0; f < job->n_fields; f++)
+            write_value (job, f, i, scratch->field_wz[f] / sum_w);
+          continue;
+        }
+      shepard_kernel_query *query = &scratch->batch[batch_size];
+      query->x_hi = (float) qx;
+      query->x_lo = (float) (qx - (double) query->x_hi);
+      query->y_hi = (float) qy;
+      query->y_lo = (float) (qy - (double) query->y_hi);
+      query->exponent = (float) exponent;
+      query->smoothing2 = (float) hood->smoothing2;
+      query->label = label;
+      scratch->batch_query[batch_size] = i;
+      scratch->batch_nearest_d2s[batch_size] = nearest_d2s;
+      scratch->batch_exponent[batch_size] = exponent;
+      batch_size++;
     }
   if (batch_size > 0)
     finish_float32_batch (job, scratch, batch_size);
-  (void) error;
   return true;
 }
 
@@ -316,9 +294,10 @@ free_scratch (worker_scratch *scratch, int threads)
     {
       free (scratch[t].d2);
       free (scratch[t].index);
+      shepard_selection_clear (&scratch[t].selection);
       free (scratch[t].batch);
       free (scratch[t].batch_query);
-      free (scratch[t].batch_nearest_d2);
+      free (scratch[t].batch_nearest_d2s);
       free (scratch[t].batch_exponent);
       free (scratch[t].sum_w);
       free (scratch[t].sum_wz);
@@ -327,11 +306,12 @@ free_scratch (worker_scratch *scratch, int threads)
 }
 
 static worker_scratch *
-alloc_scratch (int threads, size_t k, size_t chunk)
+alloc_scratch (const interpolation_job *job, int threads)
 {
   worker_scratch *scratch = calloc ((size_t) threads, sizeof *scratch);
   if (!scratch)
     return NULL;
+  size_t k = job->k_search > 0 ? job->k_search : 1, chunk = job->chunk, sums = chunk * job->n_fields;
   for (int t = 0; t < threads; t++)
     {
       worker_scratch *s = &scratch[t];
@@ -339,12 +319,12 @@ alloc_scratch (int threads, size_t k, size_t chunk)
       s->index = malloc (k * sizeof *s->index);
       s->batch = malloc (chunk * sizeof *s->batch);
       s->batch_query = malloc (chunk * sizeof *s->batch_query);
-      s->batch_nearest_d2 = malloc (chunk * sizeof *s->batch_nearest_d2);
+      s->batch_nearest_d2s = malloc (chunk * sizeof *s->batch_nearest_d2s);
       s->batch_exponent = malloc (chunk * sizeof *s->batch_exponent);
-      s->sum_w = malloc (chunk * sizeof *s->sum_w);
-      s->sum_wz = malloc (chunk * sizeof *s->sum_wz);
-      if (!s->d2 || !s->index || !s->batch || !s->batch_query || !s->batch_nearest_d2 || !s->batch_exponent || !s->sum_w
-          || !s->sum_wz)
+      s->sum_w = malloc (sums * sizeof *s->sum_w);
+      s->sum_wz = malloc (sums * sizeof *s->sum_wz);
+      if (!shepard_selection_init (&s->selection, &job->hood) || !s->d2 || !s->index || !s->batch || !s->batch_query
+          || !s->batch_nearest_d2s || !s->batch_exponent || !s->sum_w || !s->sum_wz)
         {
           free_scratch (scratch, threads);
           return NULL;
@@ -372,29 +352,36 @@ run_queries (interpolation_job *job, const char *message, shepard_progress_fn pr
   const shepard_cpu_backend *backend = job->backend;
   const shepard_params *params = job->params;
   const shepard_point_set *points = backend->points;
-  size_t k_search = 1;
-  if (params->method == SHEPARD_METHOD_AIDW)
-    k_search = (size_t) params->k;
-  if (params->neighbors != SHEPARD_NEIGHBORS_ALL && (size_t) params->neighbors > k_search)
-    k_search = (size_t) params->neighbors;
+  shepard_neighbourhood_init (&job->hood, params, points);
+  const shepard_neighbourhood *hood = &job->hood;
+  bool may_weigh_all = hood->mode == SHEPARD_SELECT_ALL || hood->mode == SHEPARD_SELECT_ELLIPSE;
+
+  /* The nearest search serves AIDW's k, the nearest point that all-points weights are relative to, and (reused)
+   * NEAREST selections without an ellipse. */
+  size_t k_search = params->method == SHEPARD_METHOD_AIDW ? (size_t) params->k : 0;
+  if (may_weigh_all && k_search < 1)
+    k_search = 1;
+  job->reuse_nearest = hood->mode == SHEPARD_SELECT_NEAREST && !hood->ellipse;
+  if (job->reuse_nearest && hood->max_points > k_search)
+    k_search = hood->max_points;
   if (k_search > points->n)
     k_search = points->n;
 
   size_t chunk;
-  if (params->neighbors != SHEPARD_NEIGHBORS_ALL)
+  if (hood->mode != SHEPARD_SELECT_ALL)
     chunk = LOCAL_QUERIES_PER_CHUNK;
   else if (backend->precision == SHEPARD_PRECISION_FLOAT32)
     chunk = chunk_for (FLOAT32_PAIRS_PER_CHUNK, points->n);
   else
     chunk = chunk_for (FLOAT64_PAIRS_PER_CHUNK, points->n);
+  job->chunk = chunk;
+  job->k_search = k_search;
+  job->coincident_d2_local = shepard_point_set_coincident_d2_local (points);
 
   int threads = backend->threads;
-  worker_scratch *scratch = alloc_scratch (threads, k_search, chunk);
+  worker_scratch *scratch = alloc_scratch (job, threads);
   if (!scratch)
     return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the interpolation buffers.");
-
-  job->coincident_d2_local = shepard_point_set_coincident_d2_local (points);
-  job->k_search = k_search;
   job->scratch = scratch;
   shepard_status status = shepard_parallel_for (threads, job->queries->count, chunk, interpolate_chunk, job, progress,
                                                 progress_data, message, error);
@@ -404,7 +391,7 @@ run_queries (interpolation_job *job, const char *message, shepard_progress_fn pr
 
 shepard_status
 shepard_cpu_interpolate (const shepard_cpu_backend *backend, const shepard_params *params, double r_exp,
-                         const shepard_query_set *queries, const shepard_outputs *outputs,
+                         const shepard_query_set *queries, size_t n_fields, const shepard_outputs *outputs,
                          shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
   interpolation_job job = {
@@ -413,6 +400,7 @@ shepard_cpu_interpolate (const shepard_cpu_backend *backend, const shepard_param
     .queries = queries,
     .outputs = outputs,
     .r_exp_local = r_exp * backend->points->scale,
+    .n_fields = n_fields,
   };
   const char *message = params->method == SHEPARD_METHOD_AIDW ? "Interpolating (AIDW)" : "Interpolating (IDW)";
   return run_queries (&job, message, progress, progress_data, error);
@@ -458,6 +446,7 @@ shepard_cpu_cross_validate (const shepard_cpu_backend *backend, const shepard_pa
     .queries = &queries,
     .outputs = &outputs,
     .holdout = &holdout_part,
+    .n_fields = 1,
   };
   const char *message = params->method == SHEPARD_METHOD_AIDW ? "Cross-validating (AIDW)"
                                                                : "Cross-validating (IDW)";
@@ -465,114 +454,6 @@ shepard_cpu_cross_validate (const shepard_cpu_backend *backend, const shepard_pa
   free (own_labels);
   free (sorted_labels);
   return status;
-}
-
-shepard_status
-shepard_cpu_explain (const shepard_cpu_backend *backend, const shepard_params *params, double r_exp, double x,
-                     double y, shepard_contribution *listed, size_t capacity, shepard_explanation *explanation,
-                     shepard_error *error)
-{
-  const shepard_point_set *points = backend->points;
-  bool aidw = params->method == SHEPARD_METHOD_AIDW;
-  size_t n = points->n;
-  size_t k_density = aidw ? ((size_t) params->k < n ? (size_t) params->k : n) : 0;
-  size_t n_weighted = params->neighbors == SHEPARD_NEIGHBORS_ALL || (size_t) params->neighbors > n
-                        ? n
-                        : (size_t) params->neighbors;
-  size_t n_listed = capacity < n ? capacity : n;
-  size_t k_search = k_density > n_listed ? k_density : n_listed;
-  if (params->neighbors != SHEPARD_NEIGHBORS_ALL && n_weighted > k_search)
-    k_search = n_weighted;
-  if (k_search < 1)
-    k_search = 1;
-  double *d2 = malloc (k_search * sizeof *d2);
-  size_t *index = malloc (k_search * sizeof *index);
-  if (!d2 || !index)
-    {
-      free (d2);
-      free (index);
-      return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to explain a value.");
-    }
-  double qx = (x - points->origin_x) * points->scale, qy = (y - points->origin_y) * points->scale;
-  shepard_even_grid_nearest (backend->grid, qx, qy, k_search, d2, index);
-
-  shepard_explanation result = {
-    .alpha = params->power,
-    .r_obs = NAN,
-    .r_exp = NAN,
-    .r = NAN,
-    .mu = NAN,
-    .k_density = (int) k_density,
-    .n_listed = n_listed,
-  };
-  if (aidw)
-    {
-      double r_exp_local = r_exp * points->scale, r_obs;
-      result.alpha = adaptive_alpha (d2, k_density, r_exp_local, params, &r_obs, &result.mu);
-      result.r_obs = r_obs / points->scale;
-      result.r_exp = r_exp;
-      result.r = r_obs / r_exp_local;
-    }
-  double exponent = -0.5 * result.alpha;
-  double coincident_d2 = shepard_point_set_coincident_d2_local (points);
-  for (size_t j = 0; j < n_listed; j++)
-    listed[j] = (shepard_contribution) {
-      .index = index[j],
-      .distance = sqrt (d2[j]) / points->scale,
-      .value = points->z[index[j]],
-    };
-
-  double listed_share = 0.0, listed_share_value = 0.0;
-  if (d2[0] <= coincident_d2)
-    {
-      /* On data points: their mean, each with an equal share. */
-      size_t count;
-      double sum = shepard_even_grid_sum_within (backend->grid, points->z, qx, qy, coincident_d2, &count);
-      result.coincident = true;
-      result.n_weighted = count;
-      result.value = sum / (double) count;
-      size_t listed_coincident = 0;
-      for (size_t j = 0; j < n_listed && d2[j] <= coincident_d2; j++)
-        {
-          listed[j].share = 1.0 / (double) count;
-          listed_share += listed[j].share;
-          listed_share_value += listed[j].share * listed[j].value;
-          listed_coincident++;
-        }
-      result.rest_count = count - listed_coincident;
-      result.rest_share = (double) result.rest_count / (double) count;
-      result.rest_share_value = result.value - listed_share_value;
-    }
-  else
-    {
-      int whole_power = whole_power_of (exponent);
-      double sum_w = 0.0, sum_wz = 0.0;
-      if (params->neighbors != SHEPARD_NEIGHBORS_ALL)
-        for (size_t j = 0; j < n_weighted; j++)
-          {
-            double w = relative_weight (d2[j], d2[0], exponent, whole_power);
-            sum_w += w;
-            sum_wz += w * points->z[index[j]];
-          }
-      else
-        all_points_sums (points, NULL, 0, qx, qy, d2[0], exponent, &sum_w, &sum_wz);
-      result.n_weighted = n_weighted;
-      result.value = sum_wz / sum_w;
-      for (size_t j = 0; j < n_listed && j < n_weighted; j++)
-        {
-          listed[j].share = relative_weight (d2[j], d2[0], exponent, whole_power) / sum_w;
-          listed_share += listed[j].share;
-          listed_share_value += listed[j].share * listed[j].value;
-        }
-      result.rest_count = n_weighted > n_listed ? n_weighted - n_listed : 0;
-      /* What the listed points leave: exact sums, so listed + rest adds up to 1 and to the value. */
-      result.rest_share = result.rest_count > 0 ? 1.0 - listed_share : 0.0;
-      result.rest_share_value = result.rest_count > 0 ? result.value - listed_share_value : 0.0;
-    }
-  *explanation = result;
-  free (d2);
-  free (index);
-  return SHEPARD_OK;
 }
 
 typedef struct {
@@ -594,8 +475,8 @@ nearest_chunk (void *context, size_t begin, size_t end, int worker, shepard_erro
     {
       double *d2 = job->squared_distances + i * job->k;
       size_t *index = job->indices ? job->indices + i * job->k : job->index_scratch + (size_t) worker * job->k;
-      double qx = (job->query_x[i] - points->origin_x) * points->scale;
-      double qy = (job->query_y[i] - points->origin_y) * points->scale;
+      double qx = shepard_point_set_local (job->query_x[i], points->origin_x, points->scale);
+      double qy = shepard_point_set_local (job->query_y[i], points->origin_y, points->scale);
       size_t found = shepard_even_grid_nearest (job->backend->grid, qx, qy, job->k, d2, index);
       for (size_t j = 0; j < found; j++)
         d2[j] *= to_given;

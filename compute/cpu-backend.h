@@ -33,10 +33,12 @@ typedef struct {
   double r_exp_large_fold, r_exp_small_fold;
 } shepard_holdout;
 
-/* params are valid; r_exp is AIDW's expected nearest-neighbour distance in given units (ignored for IDW). */
+/* params are valid; r_exp is AIDW's expected nearest-neighbour distance in given units (ignored for IDW). Writes the
+ * values of the first n_fields fields (1 .. the point set's n_fields), one plane each. */
 shepard_status shepard_cpu_interpolate (const shepard_cpu_backend *backend, const shepard_params *params, double r_exp,
-                                        const shepard_query_set *queries, const shepard_outputs *outputs,
-                                        shepard_progress_fn progress, void *progress_data, shepard_error *error);
+                                        const shepard_query_set *queries, size_t n_fields,
+                                        const shepard_outputs *outputs, shepard_progress_fn progress,
+                                        void *progress_data, shepard_error *error);
 
 /* Predicts every data point from the points outside its fold: prediction and alpha (either may be NULL), n each.
  * params are valid and leave at least one point beyond the k nearest in every training set. */

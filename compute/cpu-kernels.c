@@ -150,7 +150,7 @@ load (const float *p)
 #define PAIR_WEIGHTS(form, exponent, at)                                                                              \
   vfloat dx = (qx_hi - load (points->x_hi + (at))) + (qx_lo - load (points->x_lo + (at)));                           \
   vfloat dy = (qy_hi - load (points->y_hi + (at))) + (qy_lo - load (points->y_lo + (at)));                           \
-  vfloat d2 = dx * dx + dy * dy;                                                                                      \
+  vfloat d2 = dx * dx + dy * dy + smoothing2;                                                                         \
   vfloat w = (form) == SHEPARD_WEIGHT_INVERSE_SQUARE ? reciprocal (d2) : exp2_of ((exponent) * log2_positive (d2));
 
 /* Lanes whose point is of the query's fold weigh nothing; with excluding false the compiler drops the test. */
@@ -170,6 +170,7 @@ tile_sums (const shepard_kernel_points *points, size_t begin, size_t end, size_t
   const vfloat qx_hi = splat (query->x_hi), qx_lo = splat (query->x_lo);
   const vfloat qy_hi = splat (query->y_hi), qy_lo = splat (query->y_lo);
   const vfloat exponent = splat (query->exponent);
+  const vfloat smoothing2 = splat (query->smoothing2);
   vfloat sw = splat (0.0f), swz = splat (0.0f);
   size_t last = end < full_end ? end : full_end;
   for (size_t i = begin; i < last; i += LANES)

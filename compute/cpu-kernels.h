@@ -18,7 +18,8 @@ typedef struct {
 
 typedef struct {
   float x_hi, x_lo, y_hi, y_lo;
-  float exponent; /* w = (d^2)^exponent, that is -p/2 */
+  float exponent;   /* w = (d^2 + S^2)^exponent, that is -p/2 */
+  float smoothing2; /* S^2 */
   uint32_t label; /* the fold the query leaves out, when points->labels is set */
 } shepard_kernel_query;
 

@@ -99,11 +99,16 @@ shepard_cv_assign_folds (size_t n, size_t folds, uint64_t seed, uint32_t *fold_o
  * its lane, so that a chunk of residuals takes a fraction of a millisecond rather than one addition latency each. */
 typedef struct {
   double residual, absolute, squares;
+  size_t count;
 } summary_sums;
 
 static inline void
 summary_add (summary_sums *sums, double residual)
 {
+  /* A point left without data by the neighbourhood's conditions (min_points, ...) has no residual to summarise. */
+  if (isnan (residual))
+    return;
+  sums->count++;
   sums->residual += residual;
   sums->absolute += fabs (residual);
   sums->squares += residual * residual;
@@ -112,7 +117,8 @@ summary_add (summary_sums *sums, double residual)
 static summary_sums
 summary_combine (summary_sums a, summary_sums b)
 {
-  return (summary_sums) { a.residual + b.residual, a.absolute + b.absolute, a.squares + b.squares };
+  return (summary_sums) { a.residual + b.residual, a.absolute + b.absolute, a.squares + b.squares,
+                          a.count + b.count };
 }
 
 void
@@ -142,6 +148,7 @@ shepard_cv_describe_observed (const double *observed, size_t n, shepard_cv_obser
 
 typedef struct {
   const double *observed;
+  const shepard_point_set *points; /* the GPU's predictions are in field 0's local frame */
   const float *prediction32;
   double *prediction, *residual;
   summary_sums *chunk_sums;
@@ -156,7 +163,8 @@ finish_chunk (void *context, size_t begin, size_t end, int worker, shepard_error
   summary_sums lane[4] = { { 0 } };
   for (size_t i = begin; i < end; i++)
     {
-      double prediction = job->prediction32 ? (double) job->prediction32[i] : job->prediction[i];
+      double prediction = job->prediction32 ? shepard_point_set_value (job->points, 0, job->prediction32[i])
+                                            : job->prediction[i];
       if (job->prediction32 && job->prediction)
         job->prediction[i] = prediction;
       double residual = prediction - job->observed[i];
@@ -169,16 +177,35 @@ finish_chunk (void *context, size_t begin, size_t end, int worker, shepard_error
   return true;
 }
 
+/* The observed mean and sum of squares over the points that have a prediction (NaN: no data). */
+static shepard_cv_observed
+observed_of_predicted (const double *observed, const double *prediction, const float *prediction32, size_t n)
+{
+  double sum = 0.0, squares = 0.0;
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!isnan (prediction32 ? (double) prediction32[i] : prediction[i]))
+      {
+        sum += observed[i];
+        count++;
+      }
+  double mean = count > 0 ? sum / (double) count : 0.0;
+  for (size_t i = 0; i < n; i++)
+    if (!isnan (prediction32 ? (double) prediction32[i] : prediction[i]))
+      squares += (observed[i] - mean) * (observed[i] - mean);
+  return (shepard_cv_observed) { .mean = mean, .total_squares = squares };
+}
+
 shepard_status
-shepard_cv_finish (const double *observed, const shepard_cv_observed *stats, const float *prediction32,
-                   double *prediction, double *residual, size_t n, int threads, shepard_cv_summary *summary,
-                   shepard_error *error)
+shepard_cv_finish (const double *observed, const shepard_cv_observed *stats, const shepard_point_set *points,
+                   const float *prediction32, double *prediction, double *residual, size_t n, int threads,
+                   shepard_cv_summary *summary, shepard_error *error)
 {
   size_t chunks = (n + FINISH_CHUNK - 1) / FINISH_CHUNK;
   summary_sums single, *chunk_sums = chunks > 1 ? calloc (chunks, sizeof *chunk_sums) : &single;
   if (!chunk_sums)
     return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to summarise %zu predictions.", n);
-  finish_job job = { observed, prediction32, prediction, residual, chunk_sums };
+  finish_job job = { observed, points, prediction32, prediction, residual, chunk_sums };
   shepard_status status = SHEPARD_OK;
   if (chunks <= 1)
     finish_chunk (&job, 0, n, 0, error);
@@ -190,13 +217,18 @@ shepard_cv_finish (const double *observed, const shepard_cv_observed *stats, con
       summary_sums total = { 0 };
       for (size_t c = 0; c < chunks; c++)
         total = summary_combine (total, chunk_sums[c]);
+      /* R^2 compares with the spread of the observed values that were predicted. */
+      shepard_cv_observed predicted_stats = *stats;
+      if (total.count < n && summary)
+        predicted_stats = observed_of_predicted (observed, prediction, prediction32, n);
+      double count = (double) total.count;
       if (summary)
         *summary = (shepard_cv_summary) {
-          .n = n,
-          .me = total.residual / (double) n,
-          .mae = total.absolute / (double) n,
-          .rmse = sqrt (total.squares / (double) n),
-          .r2 = stats->total_squares > 0.0 ? 1.0 - total.squares / stats->total_squares : NAN,
+          .n = total.count,
+          .me = total.count > 0 ? total.residual / count : NAN,
+          .mae = total.count > 0 ? total.absolute / count : NAN,
+          .rmse = total.count > 0 ? sqrt (total.squares / count) : NAN,
+          .r2 = predicted_stats.total_squares > 0.0 ? 1.0 - total.squares / predicted_stats.total_squares : NAN,
         };
     }
   if (chunk_sums != &single)
@@ -234,8 +266,8 @@ plan_holdout (shepard_engine *engine, const shepard_params *params, size_t folds
     return status;
   size_t large_training, small_training;
   shepard_cv_training_sizes (n, fold_count, &large_training, &small_training);
-  holdout->r_exp_large_fold = shepard_engine_expected_distance_for (params, large_training, area);
-  holdout->r_exp_small_fold = shepard_engine_expected_distance_for (params, small_training, area);
+  holdout->r_exp_large_fold = shepard_engine_expected_distance_for (params, large_training, area) / points->scale;
+  holdout->r_exp_small_fold = shepard_engine_expected_distance_for (params, small_training, area) / points->scale;
   return SHEPARD_OK;
 }
 
@@ -291,15 +323,16 @@ shepard_engine_cross_validate (shepard_engine *engine, const shepard_params *par
                                                progress_data, error);
         }
     }
+  const double *observed = engine->points.z_given;
   if (status == SHEPARD_OK)
     {
       if (!engine->observed_known)
         {
-          shepard_cv_describe_observed (engine->points.z, n, &engine->observed);
+          shepard_cv_describe_observed (observed, n, &engine->observed);
           engine->observed_known = true;
         }
-      status = shepard_cv_finish (engine->points.z, &engine->observed, gpu_prediction, prediction, outputs->residual,
-                                  n, engine->threads, summary, error);
+      status = shepard_cv_finish (observed, &engine->observed, &engine->points, gpu_prediction, prediction,
+                                  outputs->residual, n, engine->threads, summary, error);
     }
   if (status == SHEPARD_OK && outputs->fold)
     for (size_t i = 0; i < n; i++)

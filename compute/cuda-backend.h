@@ -4,8 +4,11 @@
  * Two stages, as Mei, Xu & Xu (2016): (1) exact kNN over an even grid built on the device (points sorted by cell with
  * a counting pass, cell starts by a scan), which also yields AIDW's alpha, the nearest distance and coincident points;
  * fused with it, the weighting over the N nearest; (2) the weighting over all points, naive or shared-memory tiled,
- * with the points in SoA or AoaS (float4) layout. The points stay on the device between calls; work runs on the
- * backend's stream in bands of queries so that progress and cancel are answered within about 100 ms. */
+ * with the points in SoA or AoaS (float4) layout. A search radius, quadrant rules or min_points_per_quadrant take a
+ * selection kernel after (1) instead (shepard-engine.h's "The weighting neighbourhood"). Values are the point set's
+ * scaled local values, one plane per field: the fields share (1), and (2) runs once per field. The points stay on the
+ * device between calls; work runs on the backend's stream in bands of queries so that progress and cancel are
+ * answered within about 100 ms. */
 #ifndef SHEPARD_CUDA_BACKEND_H
 #define SHEPARD_CUDA_BACKEND_H
 
@@ -17,8 +20,10 @@ extern "C" {
 
 typedef struct shepard_cuda_backend shepard_cuda_backend;
 
-/* k and N above this run on the CPU backend (the engine routes them there). */
-enum { SHEPARD_CUDA_MAX_NEIGHBORS = 64 };
+/* k and N above this run on the CPU backend (the engine routes them there), and so do max_points_per_quadrant caps
+ * above SHEPARD_CUDA_MAX_QUADRANT_POINTS where they bind (below max_points, or without it). A radius without
+ * max_points runs on the GPU whatever the number of points inside. */
+enum { SHEPARD_CUDA_MAX_NEIGHBORS = 64, SHEPARD_CUDA_MAX_QUADRANT_POINTS = SHEPARD_CUDA_MAX_NEIGHBORS / 4 };
 
 typedef enum {
   SHEPARD_CUDA_WEIGHTING_TILED, /* shared-memory tiles, several queries per thread: the default */
@@ -63,16 +68,18 @@ shepard_status shepard_cuda_backend_set_points (shepard_cuda_backend *backend, c
 
 void shepard_cuda_backend_set_variant (shepard_cuda_backend *backend, const shepard_cuda_variant *variant);
 
-/* As shepard_cpu_interpolate: params valid, r_exp in given units. */
+/* As shepard_cpu_interpolate: params valid, r_exp in given units; every field of points, mapped back to given values
+ * (NaN where the neighbourhood holds no data). */
 shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set *points,
                                          const shepard_params *params, double r_exp,
                                          const shepard_query_set *queries, const shepard_outputs *outputs,
                                          shepard_progress_fn progress, void *progress_data, shepard_error *error);
 
-/* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold. The predictions come
- * back as float32, as the GPU computes them, in *prediction: n of them in the order the points were given, in the
- * backend's pinned memory, valid until its next call (the engine turns them into float64 in its one pass over the
- * summary). alpha (host, n; may be NULL) as the CPU path. points are the ones last set. */
+/* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold (field 0). The
+ * predictions come back as float32, as the GPU computes them, in field 0's scaled LOCAL frame (given = z_origin[0] +
+ * p / z_scale[0]; NaN where the neighbourhood holds no data) in *prediction: n of them in the order the points were
+ * given, in the backend's pinned memory, valid until its next call (the engine turns them into given float64 values
+ * in its one pass over the summary). alpha (host, n; may be NULL) as the CPU path. points are the ones last set. */
 shepard_status shepard_cuda_cross_validate (shepard_cuda_backend *backend, const shepard_point_set *points,
                                             const shepard_params *params, const shepard_holdout *holdout,
                                             const float **prediction, double *alpha, shepard_progress_fn progress,
@@ -102,7 +109,8 @@ shepard_status shepard_cuda_device_grid_read (const shepard_device_grid *grid, s
 shepard_status shepard_cuda_device_grid_read_plane (const shepard_device_grid *grid, shepard_plane plane, size_t first,
                                                     size_t count, float *values, shepard_error *error);
 
-/* As shepard_cuda_interpolate over a raster, into target (already reserved for the grid's size). */
+/* As shepard_cuda_interpolate over a raster, into target (already reserved for the grid's size): field 0, as float32
+ * given values. */
 shepard_status shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard_point_set *points,
                                                    const shepard_params *params, double r_exp,
                                                    const shepard_query_set *queries, shepard_device_grid *target,

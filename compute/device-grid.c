@@ -65,7 +65,7 @@ interpolate_on_cpu_to_device (shepard_engine *engine, const shepard_params *para
     {
       shepard_cpu_backend backend = shepard_engine_cpu_backend (engine);
       shepard_outputs outputs = { .values = values, .alpha = alpha, .r_obs = r_obs };
-      status = shepard_cpu_interpolate (&backend, params, r_exp, queries, &outputs, progress, progress_data, error);
+      status = shepard_cpu_interpolate (&backend, params, r_exp, queries, 1, &outputs, progress, progress_data, error);
       if (status == SHEPARD_OK)
         status = shepard_cuda_device_grid_upload (target, values, alpha, r_obs, error);
     }

@@ -38,11 +38,12 @@ shepard_cpu_backend shepard_engine_cpu_backend (const shepard_engine *engine);
 shepard_status shepard_engine_prepare (shepard_engine *engine, const shepard_params *params, double *r_exp,
                                        shepard_error *error);
 
-/* The area A of AIDW's study region by the parameters' area mode, over all the engine's points. */
+/* The area A of AIDW's study region by the parameters' area mode, over all the engine's points, in the points' local
+ * frame (squared given units times scale^2), where no extent overflows. */
 shepard_status shepard_engine_study_area (shepard_engine *engine, const shepard_params *params, double *area,
                                           shepard_error *error);
 
-/* AIDW's r_exp for predictions made from n_points over the area A, by params->rexp. */
+/* AIDW's r_exp for predictions made from n_points over the area A, by params->rexp (in the units of A's root). */
 double shepard_engine_expected_distance_for (const shepard_params *params, size_t n_points, double area);
 
 shepard_status shepard_engine_check_grid (const shepard_grid *grid, shepard_error *error);

@@ -167,10 +167,24 @@ shepard_status
 shepard_engine_set_points (shepard_engine *engine, const double *x, const double *y, const double *z,
                            size_t n_points, shepard_error *error)
 {
+  const double *const fields[1] = { z };
+  return shepard_engine_set_points_fields (engine, x, y, z ? fields : NULL, 1, n_points, error);
+}
+
+shepard_status
+shepard_engine_set_points_fields (shepard_engine *engine, const double *x, const double *y, const double *const *z,
+                                  size_t n_fields, size_t n_points, shepard_error *error)
+{
   clear_points (engine);
   if (n_points > 0 && (!x || !y || !z))
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The point coordinate and value arrays are missing.");
-  shepard_status status = shepard_point_set_init (&engine->points, x, y, z, n_points, error);
+  if (n_fields < 1 || n_fields > SHEPARD_MAX_FIELDS)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "Give 1 to %d value fields, not %zu.",
+                         SHEPARD_MAX_FIELDS, n_fields);
+  for (size_t f = 0; n_points > 0 && f < n_fields; f++)
+    if (!z[f])
+      return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The values of field %zu are missing.", f + 1);
+  shepard_status status = shepard_point_set_init (&engine->points, x, y, z, n_fields, n_points, error);
   if (status != SHEPARD_OK)
     return status;
   status = shepard_even_grid_build (&engine->grid, engine->points.x, engine->points.y, n_points, error);
@@ -191,6 +205,12 @@ shepard_engine_set_points (shepard_engine *engine, const double *x, const double
   engine->hull_area = NAN;
   engine->observed_known = false;
   return SHEPARD_OK;
+}
+
+size_t
+shepard_engine_n_fields (const shepard_engine *engine)
+{
+  return engine->has_points ? engine->points.n_fields : 0;
 }
 
 void
@@ -216,10 +236,11 @@ shepard_engine_study_area (shepard_engine *engine, const shepard_params *params,
 {
   const shepard_point_set *points = &engine->points;
   const char *which;
+  double scale = points->scale;
   switch (params->area_mode)
     {
     case SHEPARD_AREA_GIVEN:
-      *area = params->area;
+      *area = params->area * scale * scale;
       return SHEPARD_OK;
     case SHEPARD_AREA_CONVEX_HULL:
       /* Sorting a million points per call would slow every parameter change: the hull waits for new points. */
@@ -232,7 +253,9 @@ shepard_engine_study_area (shepard_engine *engine, const shepard_params *params,
       break;
     case SHEPARD_AREA_BOUNDING_BOX:
     default:
-      *area = (points->x_max - points->x_min) * (points->y_max - points->y_min);
+      /* From halves, in the local frame: the extent of points near +-DBL_MAX overflows in given units. */
+      *area = (0.5 * points->x_max - 0.5 * points->x_min) * (2.0 * scale)
+              * ((0.5 * points->y_max - 0.5 * points->y_min) * (2.0 * scale));
       which = "bounding rectangle";
       break;
     }
@@ -265,7 +288,7 @@ expected_distance (shepard_engine *engine, const shepard_params *params, double 
   double area;
   shepard_status status = shepard_engine_study_area (engine, params, &area, error);
   if (status == SHEPARD_OK)
-    *r_exp = shepard_engine_expected_distance_for (params, engine->points.n, area);
+    *r_exp = shepard_engine_expected_distance_for (params, engine->points.n, area) / engine->points.scale;
   return status;
 }
 
@@ -288,8 +311,12 @@ shepard_engine_prepare (shepard_engine *engine, const shepard_params *params, do
 bool
 shepard_engine_runs_on_gpu (const shepard_engine *engine, const shepard_params *params)
 {
+  /* Quadrant caps that bind (below max_points, or with no max_points) need four lists of the cap in local memory. */
+  int per_quadrant = params->max_points_per_quadrant;
+  bool caps_bind = per_quadrant > 0 && (params->neighbors == SHEPARD_NEIGHBORS_ALL || per_quadrant < params->neighbors);
   return engine->cuda && params->neighbors <= SHEPARD_CUDA_MAX_NEIGHBORS
-         && (params->method != SHEPARD_METHOD_AIDW || params->k <= SHEPARD_CUDA_MAX_NEIGHBORS);
+         && (params->method != SHEPARD_METHOD_AIDW || params->k <= SHEPARD_CUDA_MAX_NEIGHBORS)
+         && (!caps_bind || per_quadrant <= SHEPARD_CUDA_MAX_QUADRANT_POINTS);
 }
 #endif
 
@@ -309,7 +336,8 @@ interpolate (shepard_engine *engine, const shepard_params *params, const shepard
                                      progress_data, error);
 #endif
   shepard_cpu_backend backend = shepard_engine_cpu_backend (engine);
-  return shepard_cpu_interpolate (&backend, params, r_exp, queries, outputs, progress, progress_data, error);
+  return shepard_cpu_interpolate (&backend, params, r_exp, queries, engine->points.n_fields, outputs, progress,
+                                  progress_data, error);
 }
 
 shepard_status
@@ -325,6 +353,14 @@ shepard_engine_check_grid (const shepard_grid *grid, shepard_error *error)
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
                          "The grid's origin must be finite and its cell size positive (dx %g, dy %g).", grid->dx,
                          grid->dy);
+  /* The far edges as the cell centres are computed (origin + cells * size): past the largest double there are no
+   * such cells. */
+  double width = (double) grid->width * grid->dx, height = (double) grid->height * grid->dy;
+  if (!isfinite (width) || !isfinite (height) || !isfinite (grid->x_min + width) || !isfinite (grid->y_max - height))
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                         "The grid's cells reach beyond the largest number a coordinate can hold (x from %g by %zu "
+                         "cells of %g, y from %g by %zu cells of %g); choose a smaller extent or cell size.",
+                         grid->x_min, grid->width, grid->dx, grid->y_max, grid->height, grid->dy);
   size_t cells, bytes;
   if (!shepard_size_mul (grid->width, grid->height, &cells) || !shepard_size_mul (cells, sizeof (double), &bytes))
     return shepard_fail (error, SHEPARD_ERROR_SIZE_OVERFLOW,

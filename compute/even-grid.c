@@ -2,6 +2,7 @@
 #include "even-grid.h"
 
 #include "engine-private.h"
+#include "neighbour-list.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,16 +10,6 @@
 
 /* About this many points per cell: rings 0 and 1 then usually hold the 15 nearest. */
 #define POINTS_PER_CELL 3.0
-
-static size_t
-clamp_cell (double position, size_t cells)
-{
-  if (!(position > 0.0))
-    return 0;
-  if (position >= (double) (cells - 1))
-    return cells - 1;
-  return (size_t) position;
-}
 
 void
 shepard_even_grid_geometry (double x_min, double y_min, double x_max, double y_max, size_t n, double *cell_size,
@@ -70,8 +61,8 @@ shepard_even_grid_build (shepard_even_grid *grid, const double *x, const double 
   double inverse = 1.0 / grid->cell_size;
   for (size_t i = 0; i < n; i++)
     {
-      size_t cx = clamp_cell ((x[i] - x_min) * inverse, grid->nx);
-      size_t cy = clamp_cell ((y[i] - y_min) * inverse, grid->ny);
+      size_t cx = shepard_even_grid_clamp_cell ((x[i] - x_min) * inverse, grid->nx);
+      size_t cy = shepard_even_grid_clamp_cell ((y[i] - y_min) * inverse, grid->ny);
       cell_of[i] = cy * grid->nx + cx;
       grid->cell_start[cell_of[i] + 1]++;
     }
@@ -108,108 +99,6 @@ shepard_even_grid_clear (shepard_even_grid *grid)
   memset (grid, 0, sizeof *grid);
 }
 
-/* The k nearest so far, as (squared distance, index) pairs with ties broken by index so results are stable: a sorted
- * list for small k, a bounded max-heap (largest on top) beyond. */
-typedef struct {
-  double *d2;
-  size_t *index;
-  size_t size, capacity;
-} neighbour_heap;
-
-static inline bool
-heap_before (double d2_a, size_t index_a, double d2_b, size_t index_b)
-{
-  return d2_a < d2_b || (d2_a == d2_b && index_a < index_b);
-}
-
-static void
-heap_sift_down (neighbour_heap *heap, size_t at, size_t size)
-{
-  for (;;)
-    {
-      size_t largest = at, left = 2 * at + 1, right = left + 1;
-      if (left < size && heap_before (heap->d2[largest], heap->index[largest], heap->d2[left], heap->index[left]))
-        largest = left;
-      if (right < size && heap_before (heap->d2[largest], heap->index[largest], heap->d2[right], heap->index[right]))
-        largest = right;
-      if (largest == at)
-        return;
-      double d = heap->d2[at];
-      size_t i = heap->index[at];
-      heap->d2[at] = heap->d2[largest];
-      heap->index[at] = heap->index[largest];
-      heap->d2[largest] = d;
-      heap->index[largest] = i;
-      at = largest;
-    }
-}
-
-static inline void
-heap_offer (neighbour_heap *heap, double d2, size_t index)
-{
-  if (heap->size < heap->capacity)
-    {
-      size_t at = heap->size++;
-      while (at > 0)
-        {
-          size_t parent = (at - 1) / 2;
-          if (!heap_before (heap->d2[parent], heap->index[parent], d2, index))
-            break;
-          heap->d2[at] = heap->d2[parent];
-          heap->index[at] = heap->index[parent];
-          at = parent;
-        }
-      heap->d2[at] = d2;
-      heap->index[at] = index;
-      return;
-    }
-  if (!heap_before (d2, index, heap->d2[0], heap->index[0]))
-    return;
-  heap->d2[0] = d2;
-  heap->index[0] = index;
-  heap_sift_down (heap, 0, heap->size);
-}
-
-static void
-heap_sort_ascending (neighbour_heap *heap)
-{
-  for (size_t end = heap->size; end > 1; end--)
-    {
-      double d = heap->d2[0];
-      size_t i = heap->index[0];
-      heap->d2[0] = heap->d2[end - 1];
-      heap->index[0] = heap->index[end - 1];
-      heap->d2[end - 1] = d;
-      heap->index[end - 1] = i;
-      heap_sift_down (heap, 0, end - 1);
-    }
-}
-
-/* Up to this many neighbours the list is kept sorted by insertion, which beats the heap's unpredictable branches. */
-#define SORTED_LIST_MAX 64
-
-static inline void
-sorted_offer (neighbour_heap *list, double d2, size_t index)
-{
-  size_t at = list->size;
-  if (at == list->capacity)
-    {
-      if (!heap_before (d2, index, list->d2[at - 1], list->index[at - 1]))
-        return;
-      at--;
-    }
-  else
-    list->size++;
-  while (at > 0 && heap_before (d2, index, list->d2[at - 1], list->index[at - 1]))
-    {
-      list->d2[at] = list->d2[at - 1];
-      list->index[at] = list->index[at - 1];
-      at--;
-    }
-  list->d2[at] = d2;
-  list->index[at] = index;
-}
-
 /* sorted_label NULL: every point counts; else the points labelled `excluded` are passed over. The two searches
  * below each inline their own copy, so the plain one pays nothing for the labels. */
 static inline void
@@ -241,8 +130,8 @@ nearest_search (const shepard_even_grid *grid, const uint32_t *sorted_label, uin
 
   double inverse = 1.0 / grid->cell_size;
   long nx = (long) grid->nx, ny = (long) grid->ny;
-  long cx = (long) clamp_cell ((qx - grid->x0) * inverse, grid->nx);
-  long cy = (long) clamp_cell ((qy - grid->y0) * inverse, grid->ny);
+  long cx = (long) shepard_even_grid_clamp_cell ((qx - grid->x0) * inverse, grid->nx);
+  long cy = (long) shepard_even_grid_clamp_cell ((qy - grid->y0) * inverse, grid->ny);
   /* Cell edges are computed, not stored: allow for their rounding when deciding that a ring is clear. */
   double edge_slack = 1e-9 * grid->cell_size;
 
@@ -310,16 +199,11 @@ static inline __attribute__ ((always_inline)) double
 sum_within (const shepard_even_grid *grid, const uint32_t *sorted_label, uint32_t excluded, const double *z,
             double qx, double qy, double r2, size_t *count)
 {
-  double radius = sqrt (r2) + 1e-9 * grid->cell_size;
-  double inverse = 1.0 / grid->cell_size;
-  size_t i_first = clamp_cell ((qx - radius - grid->x0) * inverse, grid->nx);
-  size_t i_last = clamp_cell ((qx + radius - grid->x0) * inverse, grid->nx);
-  size_t j_first = clamp_cell ((qy - radius - grid->y0) * inverse, grid->ny);
-  size_t j_last = clamp_cell ((qy + radius - grid->y0) * inverse, grid->ny);
+  shepard_cell_range cells = shepard_even_grid_cells_within (grid, qx, qy, r2);
   double sum = 0.0;
   size_t found = 0;
-  for (size_t j = j_first; j <= j_last; j++)
-    for (size_t i = i_first; i <= i_last; i++)
+  for (size_t j = cells.j_first; j <= cells.j_last; j++)
+    for (size_t i = cells.i_first; i <= cells.i_last; i++)
       {
         size_t cell = j * grid->nx + i;
         for (size_t slot = grid->cell_start[cell]; slot < grid->cell_start[cell + 1]; slot++)

@@ -7,6 +7,7 @@
 
 #include "shepard-engine.h"
 
+#include <math.h>
 #include <stdint.h>
 
 typedef struct {
@@ -18,6 +19,37 @@ typedef struct {
   double *sx, *sy;      /* coordinates in sorted order, so that a cell's points are contiguous */
   size_t n;
 } shepard_even_grid;
+
+/* The cell (along one axis of `cells`) that holds a position in cell units; outside positions go to the edge cell. */
+static inline size_t
+shepard_even_grid_clamp_cell (double position, size_t cells)
+{
+  if (!(position > 0.0))
+    return 0;
+  if (position >= (double) (cells - 1))
+    return cells - 1;
+  return (size_t) position;
+}
+
+/* The cells, inclusive ranges along x (i) and y (j), that a disc of squared radius r2 around (qx, qy) touches. Its
+ * radius is widened by 1e-9 of a cell, so that rounding loses no point on the circle. */
+typedef struct {
+  size_t i_first, i_last, j_first, j_last;
+} shepard_cell_range;
+
+static inline shepard_cell_range
+shepard_even_grid_cells_within (const shepard_even_grid *grid, double qx, double qy, double r2)
+{
+  double radius = sqrt (r2) + 1e-9 * grid->cell_size;
+  double inverse = 1.0 / grid->cell_size;
+  /* Member by member: the CUDA backend includes this header as C++. */
+  shepard_cell_range cells;
+  cells.i_first = shepard_even_grid_clamp_cell ((qx - radius - grid->x0) * inverse, grid->nx);
+  cells.i_last = shepard_even_grid_clamp_cell ((qx + radius - grid->x0) * inverse, grid->nx);
+  cells.j_first = shepard_even_grid_clamp_cell ((qy - radius - grid->y0) * inverse, grid->ny);
+  cells.j_last = shepard_even_grid_clamp_cell ((qy + radius - grid->y0) * inverse, grid->ny);
+  return cells;
+}
 
 /* Cell size and counts for n points in the box [x_min, x_max] x [y_min, y_max]: about three points per cell. The
  * CUDA backend builds its grid with the same geometry. */

@@ -47,21 +47,84 @@ points_are_collinear (const shepard_point_set *set)
   return true;
 }
 
+/* The middle of [low, high] and the half-width, from halves, so that neither overflows for any finite bounds. */
+static void
+middle_and_half_width (double low, double high, double *middle, double *half_width)
+{
+  *middle = 0.5 * low + 0.5 * high;
+  *half_width = 0.5 * high - 0.5 * low;
+}
+
+/* A power of two that brings a half-width into [0.5, 1) (twice that for a full extent); 1 for zero. */
+static double
+unit_scale (double half_width)
+{
+  int exponent = 0;
+  if (half_width > 0.0)
+    frexp (half_width, &exponent);
+  return ldexp (1.0, -exponent);
+}
+
+/* A float-rounded origin has few significant bits, so (given - origin) is exact for typical projected data; beyond
+ * the float range the double one serves. */
+static double
+coordinate_origin (double middle)
+{
+  float rounded = (float) middle;
+  return isfinite (rounded) ? (double) rounded : middle;
+}
+
+static shepard_status
+scale_values (shepard_point_set *set, const double *const *z, shepard_error *error)
+{
+  size_t n = set->n, padded = set->n_padded;
+  for (size_t f = 0; f < set->n_fields; f++)
+    {
+      double z_min = INFINITY, z_max = -INFINITY;
+      for (size_t i = 0; i < n; i++)
+        {
+          if (!isfinite (z[f][i]))
+            return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                                 "Data point %zu has a value that is not a finite number (%g) in field %zu; leave "
+                                 "such points out.", i, z[f][i], f + 1);
+          z_min = fmin (z_min, z[f][i]);
+          z_max = fmax (z_max, z[f][i]);
+        }
+      double middle, half_width;
+      middle_and_half_width (z_min, z_max, &middle, &half_width);
+      double origin = coordinate_origin (middle), scale = unit_scale (half_width);
+      set->z_origin[f] = origin;
+      set->z_scale[f] = scale;
+      double *plane = set->z + f * padded;
+      float *plane32 = set->z32 + f * padded;
+      for (size_t i = 0; i < padded; i++)
+        {
+          /* |z - origin| <= half_width (+ the origin's rounding), so the local value lies within [-1, 1]. */
+          plane[i] = i < n ? (z[f][i] - origin) * scale : 0.0;
+          plane32[i] = (float) plane[i];
+        }
+    }
+  return SHEPARD_OK;
+}
+
 shepard_status
-shepard_point_set_init (shepard_point_set *set, const double *x, const double *y, const double *z, size_t n,
-                        shepard_error *error)
+shepard_point_set_init (shepard_point_set *set, const double *x, const double *y, const double *const *z,
+                        size_t n_fields, size_t n, shepard_error *error)
 {
   memset (set, 0, sizeof *set);
   if (n == 0)
     return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points to interpolate.");
+  if (n_fields < 1 || n_fields > SHEPARD_MAX_FIELDS)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "Give 1 to %d value fields, not %zu.",
+                         SHEPARD_MAX_FIELDS, n_fields);
 
   double x_min = INFINITY, y_min = INFINITY, x_max = -INFINITY, y_max = -INFINITY;
   for (size_t i = 0; i < n; i++)
     {
-      if (!isfinite (x[i]) || !isfinite (y[i]) || !isfinite (z[i]))
+      if (!isfinite (x[i]) || !isfinite (y[i]))
         return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
-                             "Data point %zu has a coordinate or value that is not a finite number (%g, %g, %g); "
-                             "leave such points out.", i, x[i], y[i], z[i]);
+                             "Data point %zu has a coordinate that is not a finite number (%g, %g); leave such "
+                             "points out.", i, x[i], y[i]);
       x_min = fmin (x_min, x[i]);
       x_max = fmax (x_max, x[i]);
       y_min = fmin (y_min, y[i]);
@@ -69,34 +132,40 @@ shepard_point_set_init (shepard_point_set *set, const double *x, const double *y
     }
 
   size_t padded = (n + SHEPARD_POINT_PADDING - 1) / SHEPARD_POINT_PADDING * SHEPARD_POINT_PADDING;
-  size_t bytes;
-  if (!shepard_size_mul (padded, 3 * sizeof (double), &bytes))
-    return shepard_fail (error, SHEPARD_ERROR_SIZE_OVERFLOW, "Too many data points (%zu).", n);
+  size_t values, bytes;
+  if (!shepard_size_mul (padded, n_fields, &values) || !shepard_size_mul (values, sizeof (double), &bytes))
+    return shepard_fail (error, SHEPARD_ERROR_SIZE_OVERFLOW, "Too many data points (%zu) or fields (%zu).", n,
+                         n_fields);
 
   set->n = n;
   set->n_padded = padded;
+  set->n_fields = n_fields;
   set->x_min = x_min;
   set->y_min = y_min;
   set->x_max = x_max;
   set->y_max = y_max;
-  /* A float-rounded origin has few significant bits, so (given - origin) is exact for typical projected data. */
-  set->origin_x = (double) (float) (0.5 * (x_min + x_max));
-  set->origin_y = (double) (float) (0.5 * (y_min + y_max));
-  double extent = fmax (x_max - x_min, y_max - y_min);
-  int exponent = 0;
-  if (extent > 0.0)
-    frexp (extent, &exponent);
-  set->scale = ldexp (1.0, -exponent);
+  double middle_x, middle_y, half_x, half_y;
+  middle_and_half_width (x_min, x_max, &middle_x, &half_x);
+  middle_and_half_width (y_min, y_max, &middle_y, &half_y);
+  set->origin_x = coordinate_origin (middle_x);
+  set->origin_y = coordinate_origin (middle_y);
+  /* The extent (twice the larger half-width) then lies in [0.5, 1). */
+  double half_extent = fmax (half_x, half_y);
+  set->scale = half_extent > 0.0 ? 0.5 * unit_scale (half_extent) : 1.0;
 
   set->x = malloc (padded * sizeof (double));
   set->y = malloc (padded * sizeof (double));
-  set->z = malloc (padded * sizeof (double));
+  set->z = malloc (bytes);
+  set->z_origin = malloc (n_fields * sizeof (double));
+  set->z_scale = malloc (n_fields * sizeof (double));
+  set->z_given = malloc (n * sizeof (double));
   set->x_hi = aligned_floats (padded);
   set->x_lo = aligned_floats (padded);
   set->y_hi = aligned_floats (padded);
   set->y_lo = aligned_floats (padded);
-  set->z32 = aligned_floats (padded);
-  if (!set->x || !set->y || !set->z || !set->x_hi || !set->x_lo || !set->y_hi || !set->y_lo || !set->z32)
+  set->z32 = aligned_floats (values);
+  if (!set->x || !set->y || !set->z || !set->z_origin || !set->z_scale || !set->z_given || !set->x_hi || !set->x_lo
+      || !set->y_hi || !set->y_lo || !set->z32)
     {
       shepard_point_set_clear (set);
       return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for %zu data points.", n);
@@ -105,16 +174,21 @@ shepard_point_set_init (shepard_point_set *set, const double *x, const double *y
   for (size_t i = 0; i < padded; i++)
     {
       bool real = i < n;
-      double lx = real ? (x[i] - set->origin_x) * set->scale : 0.0;
-      double ly = real ? (y[i] - set->origin_y) * set->scale : 0.0;
+      double lx = real ? shepard_point_set_local (x[i], set->origin_x, set->scale) : 0.0;
+      double ly = real ? shepard_point_set_local (y[i], set->origin_y, set->scale) : 0.0;
       set->x[i] = lx;
       set->y[i] = ly;
-      set->z[i] = real ? z[i] : 0.0;
       set->x_hi[i] = (float) lx;
       set->x_lo[i] = (float) (lx - (double) set->x_hi[i]);
       set->y_hi[i] = (float) ly;
       set->y_lo[i] = (float) (ly - (double) set->y_hi[i]);
-      set->z32[i] = (float) set->z[i];
+    }
+  memcpy (set->z_given, z[0], n * sizeof (double));
+  shepard_status status = scale_values (set, z, error);
+  if (status != SHEPARD_OK)
+    {
+      shepard_point_set_clear (set);
+      return status;
     }
   set->collinear = points_are_collinear (set);
   return SHEPARD_OK;
@@ -126,6 +200,9 @@ shepard_point_set_clear (shepard_point_set *set)
   free (set->x);
   free (set->y);
   free (set->z);
+  free (set->z_origin);
+  free (set->z_scale);
+  free (set->z_given);
   free (set->x_hi);
   free (set->x_lo);
   free (set->y_hi);
@@ -196,13 +273,13 @@ shepard_point_set_hull_area (const shepard_point_set *set)
     twice_area += hull[i][0] * hull[i + 1][1] - hull[i + 1][0] * hull[i][1];
   free (points);
   free (hull);
-  return fabs (twice_area) * 0.5 / (set->scale * set->scale);
+  return fabs (twice_area) * 0.5;
 }
 
 double
 shepard_point_set_coincident_d2_local (const shepard_point_set *set)
 {
-  double extent = fmax (set->x_max - set->x_min, set->y_max - set->y_min) * set->scale;
+  double extent = 2.0 * fmax (0.5 * set->x_max - 0.5 * set->x_min, 0.5 * set->y_max - 0.5 * set->y_min) * set->scale;
   double coincident = SHEPARD_COINCIDENT_TOLERANCE * (extent > 0.0 ? extent : set->scale);
   return coincident * coincident;
 }

@@ -89,9 +89,36 @@ typedef struct {
   double r_min, r_max;                  /* AIDW: R thresholds of the membership mu (Rmax > Rmin >= 0); 0, 2 */
   shepard_area_mode area_mode;          /* AIDW: how A of r_exp = 1 / (2 sqrt(n / A)) is found */
   double area;                          /* AIDW: A when area_mode is SHEPARD_AREA_GIVEN (> 0) */
-  int neighbors;                        /* SHEPARD_NEIGHBORS_ALL, or weight over the N nearest (N >= 1) */
+  int neighbors;                        /* max_points: SHEPARD_NEIGHBORS_ALL, or weight the N nearest (N >= 1) */
   shepard_rexp_mode rexp;               /* AIDW: how r_exp is found; SHEPARD_REXP_NEAREST (0) by default */
+  /* gdal_grid's neighbourhood options, with its names and meanings (see "The weighting neighbourhood" below). They
+   * restrict only the weighting: AIDW's r_obs still averages the distances to the k nearest of all points. */
+  double smoothing;                     /* S >= 0: w = (d^2 + S^2)^(-p/2); 0 by default */
+  double radius1, radius2;              /* search ellipse semi-axes in map units, both > 0; both 0: no limit */
+  double angle;                         /* degrees counter-clockwise from the x axis to radius1's axis; 0 */
+  int min_points;                       /* fewer selected points: no data; 0 */
+  int max_points_per_quadrant;          /* 0: no limit per quadrant */
+  int min_points_per_quadrant;          /* a quadrant with fewer selected points: no data; 0 */
 } shepard_params;
+
+/* The weighting neighbourhood of a query q (every backend, every path; gdal_grid invdistnn's rules with exact nearest
+ * points rather than the first found):
+ * 1. Candidates: every data point, or with radius1 > 0 those inside the search ellipse: with dx = x_i - x_q,
+ *    dy = y_i - y_q, u = dx cos(angle) + dy sin(angle), v = dy cos(angle) - dx sin(angle), the points with
+ *    u^2 / radius1^2 + v^2 / radius2^2 <= 1 (the boundary is inside, as in gdal_grid).
+ * 2. A point's quadrant is that of (dx, dy) on the map's own axes, whatever the angle: dx >= 0 is east, dy >= 0 is
+ *    north (gdal_grid's), so a point due north of q is in the north-east quadrant.
+ * 3. The candidates are taken nearest first (Euclidean distance; ties by the order given to set_points). One is
+ *    selected when its quadrant holds fewer than max_points_per_quadrant selected points (or there is no such limit),
+ *    until `neighbors` (max_points) are selected.
+ * 4. No data: when fewer than max (min_points, 1) points are selected, or any quadrant holds fewer than
+ *    min_points_per_quadrant. The value is then NaN (the caller writes its nodata value there); alpha and r_obs are
+ *    still written.
+ * 5. Weights over the selected points: w_i = (d_i^2 + S^2)^(-p/2), p the IDW power or AIDW's alpha. With S = 0, a
+ *    query within the coincident tolerance of data points takes their mean, as with all points. With S > 0 no
+ *    weight is infinite and the rule does not apply (as in gdal_grid).
+ * Values and coordinates are handled in a scaled local frame, so that any finite input (up to +-DBL_MAX) gives a
+ * finite value or the documented NaN of no data, never an overflow. */
 
 /* The grids an interpolation can fill, one value per cell; also the planes of a device grid. */
 typedef enum {
@@ -99,6 +126,9 @@ typedef enum {
   SHEPARD_PLANE_ALPHA, /* the power used at each cell: AIDW's adaptive alpha, IDW's p */
   SHEPARD_PLANE_R_OBS, /* AIDW: mean distance to the k nearest data points, in map units (NaN for IDW) */
 } shepard_plane;
+
+/* Whether params weight every data point with no other condition: no radius, no max_points, no quadrant limits. */
+bool shepard_params_weight_all_points (const shepard_params *params);
 
 /* Raster query grid. Cell centres: x = x_min + (col + 0.5) * dx, y = y_max - (row + 0.5) * dy; row 0 at the top. */
 typedef struct {
@@ -108,7 +138,8 @@ typedef struct {
 } shepard_grid;
 
 /* Caller-owned outputs, one value per query (row-major for a grid). alpha and r_obs may be NULL. With IDW the engine
- * writes the power p into every alpha and does not touch r_obs. */
+ * writes the power p into every alpha and does not touch r_obs. With several value fields (set_points_fields), values
+ * holds one plane per field, field after field: field f's value of query i is values[f * n_queries + i]. */
 typedef struct {
   double *values;
   double *alpha; /* AIDW: the adaptive power used at each query */
@@ -158,6 +189,15 @@ shepard_backend shepard_engine_backend (const shepard_engine *engine);
 shepard_status shepard_engine_set_points (shepard_engine *engine, const double *x, const double *y, const double *z,
                                           size_t n_points, shepard_error *error);
 
+/* As set_points with several value fields over the same points: z[f] holds field f's n_points values. Every
+ * interpolation then fills one plane per field (shepard_outputs), and the fields share each query's neighbour search
+ * and alpha. Cross-validation, explain and device grids use field 0. 1 <= n_fields <= SHEPARD_MAX_FIELDS. */
+enum { SHEPARD_MAX_FIELDS = 64 };
+shepard_status shepard_engine_set_points_fields (shepard_engine *engine, const double *x, const double *y,
+                                                 const double *const *z, size_t n_fields, size_t n_points,
+                                                 shepard_error *error);
+size_t shepard_engine_n_fields (const shepard_engine *engine);
+
 /* Bounding box of the data points as given (not shifted). */
 void shepard_engine_bounds (const shepard_engine *engine, double *x_min, double *y_min, double *x_max, double *y_max);
 
@@ -204,7 +244,7 @@ typedef struct {
 } shepard_cv_outputs;
 
 typedef struct {
-  size_t n;    /* points predicted: every data point */
+  size_t n;    /* points predicted: every data point but those the neighbourhood leaves without data (NaN) */
   double me;   /* mean error, mean (prediction - observed) */
   double mae;  /* mean absolute error */
   double rmse; /* root mean square error */

@@ -52,6 +52,7 @@ free_points (shepard_cuda_backend *backend)
   release (p.y_lo);
   release (p.z);
   p.n = 0;
+  p.n_fields = 1;
   DeviceGrid &g = backend->grid;
   release (g.cell_start);
   release (g.sorted);
@@ -85,13 +86,14 @@ free_band (Band &band)
   band = Band ();
 }
 
+// value and host_value hold one plane of `queries` per field.
 static shepard_status
-reserve_band (Band &band, size_t queries, shepard_error *error)
+reserve_band (Band &band, size_t queries, size_t fields, shepard_error *error)
 {
-  if (queries <= band.capacity)
+  if (queries <= band.capacity && queries * fields <= band.value_capacity)
     return SHEPARD_OK;
   free_band (band);
-  CHECK (cudaMalloc (&band.value, queries * sizeof (float)), "reserving memory for a band of results");
+  CHECK (cudaMalloc (&band.value, queries * fields * sizeof (float)), "reserving memory for a band of results");
   CHECK (cudaMalloc (&band.exponent, queries * sizeof (float)), "reserving memory for a band of results");
   CHECK (cudaMalloc (&band.offset, queries * sizeof (float)), "reserving memory for a band of results");
   CHECK (cudaMalloc (&band.alpha, queries * sizeof (float)), "reserving memory for a band of results");
@@ -101,12 +103,13 @@ reserve_band (Band &band, size_t queries, shepard_error *error)
   CHECK (cudaMalloc (&band.done, queries), "reserving memory for a band of results");
   CHECK (cudaMalloc (&band.query_x, queries * sizeof (double)), "reserving memory for a band of queries");
   CHECK (cudaMalloc (&band.query_y, queries * sizeof (double)), "reserving memory for a band of queries");
-  CHECK (cudaMallocHost (&band.host_value, queries * sizeof (float)), "reserving pinned host memory");
+  CHECK (cudaMallocHost (&band.host_value, queries * fields * sizeof (float)), "reserving pinned host memory");
   CHECK (cudaMallocHost (&band.host_alpha, queries * sizeof (float)), "reserving pinned host memory");
   CHECK (cudaMallocHost (&band.host_r_obs, queries * sizeof (float)), "reserving pinned host memory");
   CHECK (cudaMallocHost (&band.host_query_x, queries * sizeof (double)), "reserving pinned host memory");
   CHECK (cudaMallocHost (&band.host_query_y, queries * sizeof (double)), "reserving pinned host memory");
   band.capacity = queries;
+  band.value_capacity = queries * fields;
   return SHEPARD_OK;
 }
 
@@ -149,47 +152,59 @@ static shepard_status
 set_points (shepard_cuda_backend *backend, const shepard_point_set *set, shepard_error *error)
 {
   free_points (backend);
-  size_t n = set->n;
+  size_t n = set->n, fields = set->n_fields;
   DevicePoints &p = backend->points;
-  float4 *hi_z = (float4 *) malloc (n * sizeof (float4));
+  // Every field's plane of hi_z repeats the coordinates, so that the weighting kernels read one field as before.
+  float4 *hi_z = (float4 *) malloc (fields * n * sizeof (float4));
   float2 *lo = (float2 *) malloc (n * sizeof (float2));
-  if (!hi_z || !lo)
+  float *z = (float *) malloc (fields * n * sizeof (float));
+  if (!hi_z || !lo || !z)
     {
       free (hi_z);
       free (lo);
+      free (z);
       return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to stage %zu points for the GPU.", n);
     }
+  for (size_t f = 0; f < fields; f++)
+    for (size_t i = 0; i < n; i++)
+      {
+        z[f * n + i] = set->z32[f * set->n_padded + i];
+        hi_z[f * n + i] = make_float4 (set->x_hi[i], set->y_hi[i], z[f * n + i], 0.0f);
+      }
   for (size_t i = 0; i < n; i++)
-    {
-      hi_z[i] = make_float4 (set->x_hi[i], set->y_hi[i], set->z32[i], 0.0f);
-      lo[i] = make_float2 (set->x_lo[i], set->y_lo[i]);
-    }
-  cudaError_t status = cudaMalloc (&p.hi_z, n * sizeof (float4));
+    lo[i] = make_float2 (set->x_lo[i], set->y_lo[i]);
+  cudaError_t status = cudaMalloc (&p.hi_z, fields * n * sizeof (float4));
   if (status == cudaSuccess)
     status = cudaMalloc (&p.lo, n * sizeof (float2));
   float **soa[] = { &p.x_hi, &p.y_hi, &p.x_lo, &p.y_lo, &p.z };
-  const float *host_soa[] = { set->x_hi, set->y_hi, set->x_lo, set->y_lo, set->z32 };
+  const float *host_soa[] = { set->x_hi, set->y_hi, set->x_lo, set->y_lo, z };
+  const size_t soa_count[] = { n, n, n, n, fields * n };
   for (int a = 0; a < 5 && status == cudaSuccess; a++)
-    status = cudaMalloc (soa[a], n * sizeof (float));
+    status = cudaMalloc (soa[a], soa_count[a] * sizeof (float));
   if (status == cudaSuccess)
-    status = cudaMemcpyAsync (p.hi_z, hi_z, n * sizeof (float4), cudaMemcpyHostToDevice, backend->stream);
+    status = cudaMemcpyAsync (p.hi_z, hi_z, fields * n * sizeof (float4), cudaMemcpyHostToDevice, backend->stream);
   if (status == cudaSuccess)
     status = cudaMemcpyAsync (p.lo, lo, n * sizeof (float2), cudaMemcpyHostToDevice, backend->stream);
   for (int a = 0; a < 5 && status == cudaSuccess; a++)
-    status = cudaMemcpyAsync (*soa[a], host_soa[a], n * sizeof (float), cudaMemcpyHostToDevice, backend->stream);
+    status = cudaMemcpyAsync (*soa[a], host_soa[a], soa_count[a] * sizeof (float), cudaMemcpyHostToDevice,
+                              backend->stream);
   if (status == cudaSuccess)
     status = cudaStreamSynchronize (backend->stream);
   free (hi_z);
   free (lo);
+  free (z);
   if (status != cudaSuccess)
     {
       free_points (backend);
       return cuda_failure (error, status, "copying the points to the GPU");
     }
   p.n = n;
+  p.n_fields = (int) fields;
 
-  double x_min = (set->x_min - set->origin_x) * set->scale, x_max = (set->x_max - set->origin_x) * set->scale;
-  double y_min = (set->y_min - set->origin_y) * set->scale, y_max = (set->y_max - set->origin_y) * set->scale;
+  double x_min = shepard_point_set_local (set->x_min, set->origin_x, set->scale);
+  double x_max = shepard_point_set_local (set->x_max, set->origin_x, set->scale);
+  double y_min = shepard_point_set_local (set->y_min, set->origin_y, set->scale);
+  double y_max = shepard_point_set_local (set->y_max, set->origin_y, set->scale);
   double cell_size;
   size_t nx, ny;
   shepard_even_grid_geometry (x_min, y_min, x_max, y_max, n, &cell_size, &nx, &ny);
@@ -201,7 +216,7 @@ set_points (shepard_cuda_backend *backend, const shepard_point_set *set, shepard
   if (status == cudaSuccess)
     status = cudaMalloc (&g.sorted_index, n * sizeof (unsigned));
   if (status == cudaSuccess)
-    status = cudaMalloc (&g.sorted_z, n * sizeof (float));
+    status = cudaMalloc (&g.sorted_z, fields * n * sizeof (float));
   if (status == cudaSuccess)
     status = build_grid (p, g, x_min, y_min, cell_size, (int) nx, (int) ny, &backend->scan_storage,
                          &backend->scan_storage_bytes, backend->stream);
@@ -220,8 +235,8 @@ grid_source (const shepard_point_set *set, const shepard_grid *grid)
 {
   QuerySource source;
   source.is_grid = true;
-  source.x_left = (grid->x_min - set->origin_x) * set->scale;
-  source.y_top = (grid->y_max - set->origin_y) * set->scale;
+  source.x_left = shepard_point_set_local (grid->x_min, set->origin_x, set->scale);
+  source.y_top = shepard_point_set_local (grid->y_max, set->origin_y, set->scale);
   source.dx = grid->dx * set->scale;
   source.dy = grid->dy * set->scale;
   source.width = (int) grid->width;
@@ -229,10 +244,11 @@ grid_source (const shepard_point_set *set, const shepard_grid *grid)
 }
 
 /* Whether a weight may underflow where the polynomial 2^y needs its clamp: over the box of the raster and the data
- * points; explicit query points may lie anywhere, so they always take the clamp. */
+ * points; explicit query points may lie anywhere, so they always take the clamp. smallest_d2: the smallest d2 + S^2
+ * a weight is taken relative to. */
 static bool
 queries_need_clamp (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
-                    double smallest_d2)
+                    double smoothing2, double smallest_d2)
 {
   if (!queries->grid)
     return true;
@@ -242,22 +258,72 @@ queries_need_clamp (const shepard_point_set *set, const shepard_params *params, 
   double y_min = fmin (set->y_min, grid->y_max - grid->dy * (double) grid->height);
   double y_max = fmax (set->y_max, grid->y_max);
   double width = (x_max - x_min) * set->scale, height = (y_max - y_min) * set->scale;
-  return weights_may_underflow (params, width * width + height * height, smallest_d2);
+  return weights_may_underflow (params, width * width + height * height + smoothing2, smallest_d2);
 }
 
-/* Into the host outputs, or (target not null) into a device grid that keeps the values and alphas on the GPU. */
+Neighbourhood
+shepard_cuda::neighbourhood_of (const shepard_params *params, double scale)
+{
+  Neighbourhood hood;
+  hood.max_points = params->neighbors == SHEPARD_NEIGHBORS_ALL ? 0 : params->neighbors;
+  hood.min_points = params->min_points > 1 ? params->min_points : 1;
+  hood.max_per_quadrant = params->max_points_per_quadrant;
+  hood.min_per_quadrant = params->min_points_per_quadrant;
+  hood.ellipse = params->radius1 > 0.0;
+  if (hood.ellipse)
+    {
+      double angle = params->angle * (3.14159265358979323846 / 180.0), c = cos (angle), s = sin (angle);
+      double r1 = params->radius1 * scale, r2 = params->radius2 * scale;
+      hood.circle = params->radius1 == params->radius2;
+      hood.radius_squared = (float) (r1 * r1);
+      hood.cos_angle = (float) c;
+      hood.sin_angle = (float) s;
+      hood.inverse_r1_squared = (float) (1.0 / (r1 * r1));
+      hood.inverse_r2_squared = (float) (1.0 / (r2 * r2));
+      // Widened for float rounding: the ellipse test itself decides.
+      hood.reach = (float) (fmax (r1, r2) * (1.0 + 1e-5));
+      hood.box_x = (float) (sqrt (r1 * r1 * c * c + r2 * r2 * s * s) * (1.0 + 1e-5));
+      hood.box_y = (float) (sqrt (r1 * r1 * s * s + r2 * r2 * c * c) * (1.0 + 1e-5));
+    }
+  hood.smoothed = params->smoothing > 0.0;
+  if (hood.smoothed)
+    {
+      // Beyond these bounds float would lose S^2 against every d2 (or d2 against S^2): the weights are then the
+      // same to float precision.
+      double local = params->smoothing * scale;
+      hood.smoothing2 = (float) fmin (fmax (local * local, 1e-30), 1e30);
+    }
+  bool quadrant_caps = hood.max_per_quadrant > 0 && (hood.max_points == 0 || hood.max_per_quadrant < hood.max_points);
+  bool needs_selection = hood.ellipse || hood.min_per_quadrant > 0;
+  if (quadrant_caps)
+    hood.mode = kQuadrants;
+  else if (hood.max_points > 0)
+    hood.mode = needs_selection ? kNearest : kFused;
+  else
+    hood.mode = needs_selection ? kRadius : kFused;
+  return hood;
+}
+
+/* Into the host outputs (every field, mapped back to given values), or (target not null) into a device grid that
+ * keeps field 0's values and the alphas on the GPU. */
 static shepard_status
 interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
              const shepard_query_set *queries, const shepard_outputs *outputs, shepard_device_grid *target,
              shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
   bool aidw = params->method == SHEPARD_METHOD_AIDW;
-  bool all_points = params->neighbors == SHEPARD_NEIGHBORS_ALL;
   size_t n = set->n;
+  size_t fields = target ? 1 : set->n_fields;
   Stage1Params stage1 = {};
+  stage1.hood = neighbourhood_of (params, set->scale);
+  const Neighbourhood &hood = stage1.hood;
+  bool fused = hood.mode == kFused;
+  bool all_points = fused && params->neighbors == SHEPARD_NEIGHBORS_ALL;
   stage1.aidw = aidw;
   stage1.k_density = aidw ? (int) ((size_t) params->k < n ? (size_t) params->k : n) : 0;
-  stage1.n_weighted = all_points ? 0 : (int) ((size_t) params->neighbors < n ? (size_t) params->neighbors : n);
+  // Outside kFused the search finds alpha's neighbours and the nearest point; the selection has its own lists.
+  stage1.n_weighted = fused && !all_points ? (int) ((size_t) params->neighbors < n ? (size_t) params->neighbors : n)
+                                           : 0;
   stage1.k_search = stage1.k_density > stage1.n_weighted ? stage1.k_density : stage1.n_weighted;
   if (stage1.k_search < 1)
     stage1.k_search = 1;
@@ -265,6 +331,11 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
                          "The CUDA backend searches at most %d neighbours, not %d; use the CPU backend.",
                          SHEPARD_CUDA_MAX_NEIGHBORS, stage1.k_search);
+  if ((hood.mode == kNearest && hood.max_points > SHEPARD_CUDA_MAX_NEIGHBORS)
+      || (hood.mode == kQuadrants && hood.max_per_quadrant > SHEPARD_CUDA_MAX_NEIGHBORS / 4))
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                         "The CUDA backend selects at most %d points, or %d per quadrant; use the CPU backend.",
+                         SHEPARD_CUDA_MAX_NEIGHBORS, SHEPARD_CUDA_MAX_NEIGHBORS / 4);
   stage1.power = (float) params->power;
   for (int a = 0; a < 5; a++)
     stage1.alpha[a] = params->alpha[a];
@@ -274,8 +345,14 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
   double coincident_d2 = shepard_point_set_coincident_d2_local (set);
   stage1.coincident_d2 = (float) coincident_d2;
   stage1.local_to_given = (float) (1.0 / set->scale);
-  bool inverse_square = !aidw && params->power == 2.0;
-  bool clamp = queries_need_clamp (set, params, queries, coincident_d2);
+  // kFused selects the same count everywhere: all n points, or the N nearest.
+  stage1.no_data = fused && (all_points ? n : (size_t) stage1.n_weighted) < (size_t) hood.min_points;
+  stage1.n_fields = (int) fields;
+  // With smoothing, 1 / (d2 + S^2) is no longer the reciprocal of a plain squared distance.
+  bool inverse_square = !aidw && params->power == 2.0 && !hood.smoothed;
+  bool clamp = queries_need_clamp (set, params, queries, hood.smoothing2,
+                                   hood.smoothed ? (double) hood.smoothing2 : coincident_d2);
+  bool weigh_all = all_points && !stage1.no_data;
 
   // Bands: whole raster rows, as many as fit the band buffers; stage 2 then goes through the points in chunks.
   double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
@@ -291,7 +368,7 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
     band_queries = queries->count;
   size_t chunk_points = (size_t) (pairs_per_launch / (double) band_queries);
   chunk_points = (chunk_points / kChunkGranule + 1) * kChunkGranule;
-  shepard_status reserved = reserve_band (backend->band, band_queries, error);
+  shepard_status reserved = reserve_band (backend->band, band_queries, fields, error);
   if (reserved != SHEPARD_OK)
     return reserved;
   Band &band = backend->band;
@@ -305,9 +382,10 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       source.y = band.query_y;
     }
   bool want_alpha = target || outputs->alpha, want_r_obs = (target || outputs->r_obs) && aidw;
-  Stage1Outputs out = { band.value, band.done, band.exponent, band.offset, want_alpha ? band.alpha : nullptr,
-                        want_r_obs ? band.r_obs : nullptr, band.sum_w, band.sum_wz };
-  double total_work = (double) queries->count * (all_points ? (double) n : 1.0);
+  Stage1Outputs out = { band.value, band_queries, band.done, band.exponent, band.offset,
+                        want_alpha ? band.alpha : nullptr, want_r_obs ? band.r_obs : nullptr, band.sum_w,
+                        band.sum_wz };
+  double total_work = (double) queries->count * (weigh_all ? (double) n * (double) fields : 1.0);
   backend->timings = shepard_cuda_timings ();
   cudaStream_t stream = backend->stream;
   cudaEvent_t *marks = backend->marks;
@@ -334,8 +412,8 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
         {
           for (size_t i = 0; i < count; i++)
             {
-              band.host_query_x[i] = (queries->x[first + i] - set->origin_x) * set->scale;
-              band.host_query_y[i] = (queries->y[first + i] - set->origin_y) * set->scale;
+              band.host_query_x[i] = shepard_point_set_local (queries->x[first + i], set->origin_x, set->scale);
+              band.host_query_y[i] = shepard_point_set_local (queries->y[first + i], set->origin_y, set->scale);
             }
           CHECK (cudaMemcpyAsync (band.query_x, band.host_query_x, count * sizeof (double), cudaMemcpyHostToDevice,
                                   stream), "copying query points to the GPU");
@@ -345,31 +423,45 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       CHECK (cudaEventRecord (marks[1], stream), "timing the GPU work");
       CHECK (launch_stage1 (backend->grid, backend->points, source, stage1, out, backend->variant.knn, stream),
              "searching the nearest neighbours on the GPU");
+      if (!fused)
+        CHECK (launch_neighbourhood (backend->grid, backend->points, source, stage1, out, stream),
+               "selecting the neighbourhoods on the GPU");
       CHECK (cudaEventRecord (marks[2], stream), "timing the GPU work");
-      if (all_points)
+      // The fields share stage 1's alphas and exponents; stage 2 weighs all points once per field.
+      for (size_t f = 0; weigh_all && f < fields; f++)
         {
+          Stage1Outputs field_out = out;
+          field_out.value = out.value + f * out.value_stride;
+          DevicePoints field_points = backend->points.field ((int) f);
           CHECK (cudaMemsetAsync (band.sum_w, 0, count * sizeof (double), stream), "weighing the points on the GPU");
           CHECK (cudaMemsetAsync (band.sum_wz, 0, count * sizeof (double), stream), "weighing the points on the GPU");
           for (size_t begin = 0; begin < n; begin += chunk_points)
             {
               PointChunk chunk = { begin, begin + chunk_points < n ? begin + chunk_points : n };
-              CHECK (launch_stage2 (backend->points, source, out, chunk, inverse_square, backend->variant.weighting,
-                                    backend->variant.layout, clamp, backend->multiprocessors, stream),
+              CHECK (launch_stage2 (field_points, source, field_out, chunk, inverse_square, hood.smoothing2,
+                                    backend->variant.weighting, backend->variant.layout, clamp,
+                                    backend->multiprocessors, stream),
                      "weighing the points on the GPU");
-              if (progress && chunk.end < n)
+              if (progress && (chunk.end < n || f + 1 < fields))
                 {
                   CHECK (cudaStreamSynchronize (stream), "weighing the points on the GPU");
-                  double done = (double) first * (double) n + (double) count * (double) chunk.end;
+                  double done = ((double) first * (double) fields + (double) f * (double) count) * (double) n
+                                + (double) count * (double) chunk.end;
                   if (!progress (done / total_work, "Interpolating on the GPU", progress_data))
                     return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
                 }
             }
-          CHECK (finish_stage2 (out, source.count, stream), "weighing the points on the GPU");
+          CHECK (finish_stage2 (field_out, source.count, stream), "weighing the points on the GPU");
         }
+      if (target)
+        CHECK (launch_values_to_given (out.value, count, set->z_origin[0], set->z_scale[0], stream),
+               "mapping the values on the GPU");
       CHECK (cudaEventRecord (marks[3], stream), "timing the GPU work");
+      // Field f's plane of the band starts at f * band_queries: one copy takes them all.
+      size_t value_floats = (fields - 1) * band_queries + count;
       if (!target)
         {
-          CHECK (cudaMemcpyAsync (band.host_value, band.value, count * sizeof (float), cudaMemcpyDeviceToHost,
+          CHECK (cudaMemcpyAsync (band.host_value, band.value, value_floats * sizeof (float), cudaMemcpyDeviceToHost,
                                   stream), "copying results from the GPU");
           if (out.alpha)
             CHECK (cudaMemcpyAsync (band.host_alpha, band.alpha, count * sizeof (float), cudaMemcpyDeviceToHost,
@@ -387,8 +479,14 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       backend->timings.download_ms += elapsed_ms (marks[3], marks[4]);
       if (!target)
         {
-          for (size_t i = 0; i < count; i++)
-            outputs->values[first + i] = band.host_value[i];
+          // Local values back to given ones (no data: NaN stays NaN), in float64: any finite input stays finite.
+          for (size_t f = 0; f < fields; f++)
+            {
+              const float *local = band.host_value + f * band_queries;
+              double *given = outputs->values + f * queries->count + first;
+              for (size_t i = 0; i < count; i++)
+                given[i] = shepard_point_set_value (set, f, local[i]);
+            }
           if (out.alpha)
             for (size_t i = 0; i < count; i++)
               outputs->alpha[first + i] = band.host_alpha[i];
@@ -415,7 +513,7 @@ nearest (shepard_cuda_backend *backend, const shepard_point_set *set, const doub
   size_t band_queries = n_queries < ((size_t) 1 << 20) ? n_queries : ((size_t) 1 << 20);
   if (band_queries == 0)
     return SHEPARD_OK;
-  shepard_status reserved = reserve_band (backend->band, band_queries, error);
+  shepard_status reserved = reserve_band (backend->band, band_queries, 1, error);
   if (reserved != SHEPARD_OK)
     return reserved;
   Band &band = backend->band;
@@ -435,8 +533,8 @@ nearest (shepard_cuda_backend *backend, const shepard_point_set *set, const doub
       size_t count = n_queries - first < band_queries ? n_queries - first : band_queries;
       for (size_t i = 0; i < count; i++)
         {
-          band.host_query_x[i] = (query_x[first + i] - set->origin_x) * set->scale;
-          band.host_query_y[i] = (query_y[first + i] - set->origin_y) * set->scale;
+          band.host_query_x[i] = shepard_point_set_local (query_x[first + i], set->origin_x, set->scale);
+          band.host_query_y[i] = shepard_point_set_local (query_y[first + i], set->origin_y, set->scale);
         }
       QuerySource source;
       source.x = band.query_x;

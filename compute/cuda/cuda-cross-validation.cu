@@ -55,7 +55,7 @@ __device__ __forceinline__ void
 tile_sums (const float4 *tile, const float *tile_z, const uint32_t *tile_label, int valid_points,
            const float (&qx_hi)[Q], const float (&qx_lo)[Q], const float (&qy_hi)[Q], const float (&qy_lo)[Q],
            const float (&exponent)[Q], const float (&offset)[Q], const uint32_t (&label)[Q], const int (&own)[Q],
-           double (*total_w)[kThreads], double (*total_wz)[kThreads])
+           float smoothing2, double (*total_w)[kThreads], double (*total_wz)[kThreads])
 {
   for (int run = 0; run < kTilePoints; run += kRun)
     {
@@ -75,7 +75,7 @@ tile_sums (const float4 *tile, const float *tile_z, const uint32_t *tile_label, 
             {
               float dx = (qx_hi[q] - point.x) + (qx_lo[q] - point.z);
               float dy = (qy_hi[q] - point.y) + (qy_lo[q] - point.w);
-              float d2 = fmaf (dx, dx, dy * dy);
+              float d2 = fmaf (dx, dx, fmaf (dy, dy, smoothing2));
               float w;
               if (InverseSquare)
                 w = fast_reciprocal (d2);
@@ -165,10 +165,12 @@ all_points_kernel (DeviceGrid grid, size_t n, CvParams params, CvOutputs out, Po
       bool plain = !Folds && valid_points == kTilePoints && (base >= end_query || base + kTilePoints <= first_query);
       if (plain)
         tile_sums<Q, InverseSquare, Folds, Clamp, false> (tile, tile_z, tile_label, valid_points, qx_hi, qx_lo, qy_hi,
-                                                          qy_lo, exponent, offset, label, own, total_w, total_wz);
+                                                          qy_lo, exponent, offset, label, own, params.hood.smoothing2,
+                                                          total_w, total_wz);
       else
         tile_sums<Q, InverseSquare, Folds, Clamp, true> (tile, tile_z, tile_label, valid_points, qx_hi, qx_lo, qy_hi,
-                                                         qy_lo, exponent, offset, label, own, total_w, total_wz);
+                                                         qy_lo, exponent, offset, label, own, params.hood.smoothing2,
+                                                         total_w, total_wz);
     }
 
 #pragma unroll
@@ -294,12 +296,15 @@ cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, con
     return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU holds %zu points, not the %zu to cross-validate.",
                          backend->points.n, n);
   bool aidw = params->method == SHEPARD_METHOD_AIDW;
-  bool all_points = params->neighbors == SHEPARD_NEIGHBORS_ALL;
   CvParams cv = {};
+  cv.hood = neighbourhood_of (params, set->scale);
+  bool fused = cv.hood.mode == kFused;
+  bool all_points = fused && params->neighbors == SHEPARD_NEIGHBORS_ALL;
   cv.aidw = aidw;
   // As the CPU path: the neighbours found per query may fall short of k_search only when its fold leaves too few.
+  // Outside kFused the search finds only alpha's neighbours and the nearest; the selection has its own lists.
   size_t k_search = aidw ? (size_t) params->k : 1;
-  if (!all_points && (size_t) params->neighbors > k_search)
+  if (fused && !all_points && (size_t) params->neighbors > k_search)
     k_search = (size_t) params->neighbors;
   if (k_search > n)
     k_search = n;
@@ -309,7 +314,7 @@ cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, con
                          SHEPARD_CUDA_MAX_NEIGHBORS, k_search);
   cv.k_search = (int) k_search;
   cv.k_density = aidw ? params->k : 0;
-  cv.n_weighted = all_points ? 0 : params->neighbors;
+  cv.n_weighted = fused && !all_points ? params->neighbors : 0;
   cv.power = params->power;
   for (int a = 0; a < 5; a++)
     cv.alpha[a] = params->alpha[a];
@@ -318,14 +323,20 @@ cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, con
   cv.r_exp_large_local = holdout->r_exp_large_fold * set->scale;
   cv.r_exp_small_local = holdout->r_exp_small_fold * set->scale;
   cv.large_folds = holdout->large_folds;
+  // Training-set sizes: n minus the size of the query's fold (folds [0, large_folds) hold one point more).
+  size_t small_fold = holdout->fold_of && holdout->folds > 0 ? n / holdout->folds : 1;
+  cv.train_small_fold = n - small_fold;
+  cv.train_large_fold = n - small_fold - (holdout->fold_of ? 1 : 0);
   // The tolerance of all n points, as the CPU path.
   double coincident_d2 = shepard_point_set_coincident_d2_local (set);
   cv.coincident_d2 = (float) coincident_d2;
-  bool inverse_square = !aidw && params->power == 2.0;
+  // With smoothing, 1 / (d2 + S^2) is no longer the reciprocal of a plain squared distance.
+  bool inverse_square = !aidw && params->power == 2.0 && !cv.hood.smoothed;
   // The queries are data points, so every squared distance lies within the points' box, and a query weighed over all
-  // points has its nearest beyond the coincident tolerance.
+  // points has its nearest beyond the coincident tolerance (or, smoothed, its weights are bounded by S^2).
   double width = (set->x_max - set->x_min) * set->scale, height = (set->y_max - set->y_min) * set->scale;
-  bool clamp = weights_may_underflow (params, width * width + height * height, coincident_d2);
+  double smallest_d2 = cv.hood.smoothed ? (double) cv.hood.smoothing2 : coincident_d2;
+  bool clamp = weights_may_underflow (params, width * width + height * height + cv.hood.smoothing2, smallest_d2);
 
   shepard_status reserved = reserve_cv_buffers (backend, n, error);
   if (reserved != SHEPARD_OK)
@@ -350,6 +361,9 @@ cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, con
   CHECK (cudaEventRecord (marks[1], stream), "timing the GPU work");
   CHECK (launch_cv_stage1 (backend->grid, backend->points, cv, out, stream),
          "searching the nearest neighbours outside each fold on the GPU");
+  if (!fused)
+    CHECK (launch_cv_neighbourhood (backend->grid, backend->points, cv, out, stream),
+           "selecting the neighbourhoods outside each fold on the GPU");
   CHECK (cudaEventRecord (marks[2], stream), "timing the GPU work");
   if (all_points)
     {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Stage 1 on the device: the even grid (points sorted by cell with a counting pass, cell starts by a scan), exact kNN
-// by expanding rings, and what follows from the neighbours: AIDW's alpha, coincident points, the N-nearest weighting.
-#include "cuda-internal.cuh"
+// by expanding rings (cuda-search.cuh), and what follows from the neighbours: AIDW's alpha, coincident points, no
+// data, the N-nearest weighting of every field; or, for a radius or quadrant rules, the exponent and nearest distance
+// that cuda-neighbourhood.cu's selection starts from.
+#include "cuda-search.cuh"
 
 #include <cub/device/device_scan.cuh>
 #include <float.h>
-#include <limits.h>
 
 #include "../aidw-formulas.h"
 
@@ -14,16 +15,6 @@ namespace shepard_cuda {
 namespace {
 
 constexpr int kThreads = 256;
-
-__device__ __forceinline__ int
-clamp_cell (float position, int cells)
-{
-  if (!(position > 0.0f))
-    return 0;
-  if (position >= (float) (cells - 1))
-    return cells - 1;
-  return (int) position;
-}
 
 __global__ void
 count_cells (DevicePoints points, DeviceGrid grid, unsigned *cell_of, unsigned *cell_count)
@@ -54,161 +45,8 @@ scatter_by_cell (DevicePoints points, DeviceGrid grid, const unsigned *cell_of, 
   float2 lo = points.lo[i];
   grid.sorted[slot] = make_float4 (p.x, p.y, lo.x, lo.y);
   grid.sorted_index[slot] = (unsigned) i;
-  grid.sorted_z[slot] = p.z;
-}
-
-struct Query {
-  float x_hi, x_lo, y_hi, y_lo;
-};
-
-__device__ __forceinline__ Query
-query_at (const QuerySource &source, int i)
-{
-  double x, y;
-  if (source.is_grid)
-    {
-      long long index = source.first_index + i;
-      long long row = index / source.width, col = index % source.width;
-      x = source.x_left + ((double) col + 0.5) * source.dx;
-      y = source.y_top - ((double) row + 0.5) * source.dy;
-    }
-  else
-    {
-      x = source.x[i];
-      y = source.y[i];
-    }
-  Query q;
-  q.x_hi = (float) x;
-  q.x_lo = (float) (x - (double) q.x_hi);
-  q.y_hi = (float) y;
-  q.y_lo = (float) (y - (double) q.y_hi);
-  return q;
-}
-
-// hi and lo parts subtracted separately: exact for nearby points, whose distances matter most.
-__device__ __forceinline__ float
-squared_distance (const Query &q, float4 p)
-{
-  float dx = (q.x_hi - p.x) + (q.x_lo - p.z);
-  float dy = (q.y_hi - p.y) + (q.y_lo - p.w);
-  return fmaf (dx, dx, dy * dy);
-}
-
-__device__ __forceinline__ bool
-before (float d_a, unsigned i_a, float d_b, unsigned i_b)
-{
-  return d_a < d_b || (d_a == d_b && i_a < i_b);
-}
-
-// The K nearest so far, ascending, in registers (every index below is a compile-time constant after unrolling).
-template <int K> struct NearestList {
-  float d[K];
-  unsigned index[K];
-
-  __device__ void
-  clear ()
-  {
-#pragma unroll
-    for (int j = 0; j < K; j++)
-      {
-        d[j] = INFINITY;
-        index[j] = UINT_MAX;
-      }
-  }
-
-  __device__ float last () const { return d[K - 1]; }
-
-  __device__ void
-  offer (float cd, unsigned ci)
-  {
-    if (!before (cd, ci, d[K - 1], index[K - 1]))
-      return;
-#pragma unroll
-    for (int j = K - 1; j > 0; j--)
-      {
-        bool shift = before (cd, ci, d[j - 1], index[j - 1]);
-        bool place = !shift && before (cd, ci, d[j], index[j]);
-        float nd = shift ? d[j - 1] : (place ? cd : d[j]);
-        unsigned ni = shift ? index[j - 1] : (place ? ci : index[j]);
-        d[j] = nd;
-        index[j] = ni;
-      }
-    if (before (cd, ci, d[0], index[0]))
-      {
-        d[0] = cd;
-        index[0] = ci;
-      }
-  }
-};
-
-// Which grid slots a search sees: all of them, or (cross-validation) those outside the query's own fold.
-struct KeepAll {
-  __device__ bool keeps (unsigned) const { return true; }
-};
-
-template <bool Folds> struct KeepOtherFolds {
-  const uint32_t *sorted_label;
-  unsigned own_slot;
-  uint32_t label;
-
-  // Leave-one-out compares slots: the point in the query's own slot is the held-out one, and only that one.
-  __device__ bool keeps (unsigned slot) const { return Folds ? sorted_label[slot] != label : slot != own_slot; }
-};
-
-template <int K, typename Keep>
-__device__ __forceinline__ void
-visit_cell (const DeviceGrid &grid, const Query &q, unsigned cell, NearestList<K> &list, const Keep &keep)
-{
-  unsigned end = grid.cell_start[cell + 1];
-  for (unsigned slot = grid.cell_start[cell]; slot < end; slot++)
-    if (keep.keeps (slot))
-      list.offer (squared_distance (q, grid.sorted[slot]), grid.sorted_index[slot]);
-}
-
-// Expanding rings around the query's cell until no unvisited cell can hold a point nearer than the K-th found: exact,
-// and it covers the paper's "one more ring" and queries outside the grid alike.
-template <int K, typename Keep = KeepAll>
-__device__ void
-search_grid (const DeviceGrid &grid, const Query &q, NearestList<K> &list, const Keep &keep = Keep ())
-{
-  float qx = q.x_hi + q.x_lo, qy = q.y_hi + q.y_lo;
-  int cx = clamp_cell ((qx - grid.x0) * grid.inverse_cell, grid.nx);
-  int cy = clamp_cell ((qy - grid.y0) * grid.inverse_cell, grid.ny);
-  // Cell edges are computed in float; allow for their rounding before calling a ring clear.
-  const float slack = 1e-6f + 1e-5f * grid.cell_size;
-  for (int r = 0;; r++)
-    {
-      int i_lo = cx - r, i_hi = cx + r, j_lo = cy - r, j_hi = cy + r;
-      int j_first = max (j_lo, 0), j_last = min (j_hi, grid.ny - 1);
-      int i_first = max (i_lo, 0), i_last = min (i_hi, grid.nx - 1);
-      for (int j = j_first; j <= j_last; j++)
-        {
-          if (j == j_lo || j == j_hi)
-            for (int i = i_first; i <= i_last; i++)
-              visit_cell (grid, q, (unsigned) j * (unsigned) grid.nx + (unsigned) i, list, keep);
-          else
-            {
-              if (i_lo >= 0)
-                visit_cell (grid, q, (unsigned) j * (unsigned) grid.nx + (unsigned) i_lo, list, keep);
-              if (i_hi < grid.nx)
-                visit_cell (grid, q, (unsigned) j * (unsigned) grid.nx + (unsigned) i_hi, list, keep);
-            }
-        }
-      if (i_lo <= 0 && j_lo <= 0 && i_hi >= grid.nx - 1 && j_hi >= grid.ny - 1)
-        return;
-      float clear = INFINITY;
-      if (i_lo > 0)
-        clear = fminf (clear, qx - (grid.x0 + (float) i_lo * grid.cell_size));
-      if (i_hi < grid.nx - 1)
-        clear = fminf (clear, grid.x0 + (float) (i_hi + 1) * grid.cell_size - qx);
-      if (j_lo > 0)
-        clear = fminf (clear, qy - (grid.y0 + (float) j_lo * grid.cell_size));
-      if (j_hi < grid.ny - 1)
-        clear = fminf (clear, grid.y0 + (float) (j_hi + 1) * grid.cell_size - qy);
-      clear -= slack;
-      if (clear > 0.0f && list.last () < clear * clear)
-        return;
-    }
+  for (int f = 0; f < points.n_fields; f++)
+    grid.sorted_z[(size_t) f * points.n + slot] = points.z[(size_t) f * points.n + i];
 }
 
 // The original AIDW kNN (Mei 2015): every point for every query, in the thread.
@@ -224,33 +62,6 @@ search_brute (const DevicePoints &points, const Query &q, NearestList<K> &list)
     }
 }
 
-template <typename Keep = KeepAll>
-__device__ double
-coincident_sum (const DeviceGrid &grid, const Query &q, float radius2, int *count, const Keep &keep = Keep ())
-{
-  float qx = q.x_hi + q.x_lo, qy = q.y_hi + q.y_lo;
-  float radius = sqrtf (radius2) + 1e-6f + 1e-5f * grid.cell_size;
-  int i_first = clamp_cell ((qx - radius - grid.x0) * grid.inverse_cell, grid.nx);
-  int i_last = clamp_cell ((qx + radius - grid.x0) * grid.inverse_cell, grid.nx);
-  int j_first = clamp_cell ((qy - radius - grid.y0) * grid.inverse_cell, grid.ny);
-  int j_last = clamp_cell ((qy + radius - grid.y0) * grid.inverse_cell, grid.ny);
-  double sum = 0.0;
-  int found = 0;
-  for (int j = j_first; j <= j_last; j++)
-    for (int i = i_first; i <= i_last; i++)
-      {
-        unsigned cell = (unsigned) j * (unsigned) grid.nx + (unsigned) i;
-        for (unsigned slot = grid.cell_start[cell]; slot < grid.cell_start[cell + 1]; slot++)
-          if (keep.keeps (slot) && squared_distance (q, grid.sorted[slot]) <= radius2)
-            {
-              sum += grid.sorted_z[slot];
-              found++;
-            }
-      }
-  *count = found;
-  return sum;
-}
-
 template <int K, bool Brute>
 __device__ __forceinline__ void
 find_nearest (const DeviceGrid &grid, const DevicePoints &points, const Query &q, NearestList<K> &list)
@@ -262,23 +73,45 @@ find_nearest (const DeviceGrid &grid, const DevicePoints &points, const Query &q
     search_grid (grid, q, list);
 }
 
-// IDW over the n_weighted nearest of the list (N-nearest mode), fused with the search. The nearest weighs 1:
-// (d2 / d2_nearest)^exponent never overflows.
+// IDW over the n_weighted nearest of the list (N-nearest mode), fused with the search, every field (value plane f at
+// f * stride). The nearest weighs 1: ((d2 + S^2) / (d2_nearest + S^2))^exponent never overflows. One field keeps its
+// sums in registers; several add into local arrays, each weight computed once (kept in registers, K weights would
+// spill the list).
 template <int K>
-__device__ __forceinline__ float
-weigh_nearest (const DevicePoints &points, const NearestList<K> &list, int n_weighted, float exponent, float nearest)
+__device__ __forceinline__ void
+weigh_nearest (const DevicePoints &points, const NearestList<K> &list, int n_weighted, float exponent,
+               float smoothing2, int n_fields, float *value, size_t stride, size_t at)
 {
-  double sum_w = 0.0, sum_wz = 0.0;
+  float reference = list.d[0] + smoothing2;
+  double sum_w = 0.0;
+  if (n_fields == 1)
+    {
+      double sum_wz = 0.0;
+#pragma unroll
+      for (int j = 0; j < K; j++)
+        if (j < n_weighted)
+          {
+            float w = exp2f (exponent * log2f ((list.d[j] + smoothing2) / reference));
+            sum_w += w;
+            sum_wz += (double) w * points.z[list.index[j]];
+          }
+      value[at] = (float) (sum_wz / sum_w);
+      return;
+    }
+  double sum_wz[SHEPARD_MAX_FIELDS];
+  for (int f = 0; f < n_fields; f++)
+    sum_wz[f] = 0.0;
 #pragma unroll
   for (int j = 0; j < K; j++)
     if (j < n_weighted)
       {
-        float w = exp2f (exponent * log2f (list.d[j] / nearest));
-        float z = points.hi_z[list.index[j]].z;
+        float w = exp2f (exponent * log2f ((list.d[j] + smoothing2) / reference));
         sum_w += w;
-        sum_wz += (double) w * z;
+        for (int f = 0; f < n_fields; f++)
+          sum_wz[f] += (double) w * points.z[(size_t) f * points.n + list.index[j]];
       }
-  return (float) (sum_wz / sum_w);
+  for (int f = 0; f < n_fields; f++)
+    value[(size_t) f * stride + at] = (float) (sum_wz[f] / sum_w);
 }
 
 template <int K, bool Brute>
@@ -313,40 +146,57 @@ stage1_kernel (DeviceGrid grid, DevicePoints points, QuerySource source, Stage1P
     out.alpha[i] = params.power;
 
   float nearest = list.d[0];
-  if (nearest <= params.coincident_d2)
+  const Neighbourhood &hood = params.hood;
+  if (hood.mode != kFused)
     {
-      double sum;
-      int count = 0;
+      // The neighbourhood kernel selects and weighs.
+      out.done[i] = 0;
+      out.exponent[i] = exponent;
+      out.offset[i] = nearest;
+      return;
+    }
+  if (params.no_data)
+    {
+      write_no_data (params.n_fields, out.value, out.value_stride, i);
+      out.done[i] = 1;
+      return;
+    }
+  if (!hood.smoothed && nearest <= params.coincident_d2)
+    {
       if (Brute)
-        {
-          sum = 0.0;
-          for (size_t p = 0; p < points.n; p++)
-            {
-              float4 hz = points.hi_z[p];
-              float2 lo = points.lo[p];
-              if (squared_distance (q, make_float4 (hz.x, hz.y, lo.x, lo.y)) <= params.coincident_d2)
-                {
-                  sum += hz.z;
-                  count++;
-                }
-            }
-        }
+        for (int f = 0; f < params.n_fields; f++)
+          {
+            const float *z = points.z + (size_t) f * points.n;
+            double sum = 0.0;
+            int count = 0;
+            for (size_t p = 0; p < points.n; p++)
+              {
+                float4 hz = points.hi_z[p];
+                float2 lo = points.lo[p];
+                if (squared_distance (q, make_float4 (hz.x, hz.y, lo.x, lo.y)) <= params.coincident_d2)
+                  {
+                    sum += z[p];
+                    count++;
+                  }
+              }
+            out.value[(size_t) f * out.value_stride + i] = (float) (sum / (double) count);
+          }
       else
-        sum = coincident_sum (grid, q, params.coincident_d2, &count);
-      out.value[i] = (float) (sum / (double) count);
+        coincident_means (grid, points.n, q, params.coincident_d2, params.n_fields, out.value, out.value_stride, i);
       out.done[i] = 1;
       return;
     }
 
   if (params.n_weighted > 0)
     {
-      out.value[i] = weigh_nearest (points, list, params.n_weighted, exponent, nearest);
+      weigh_nearest (points, list, params.n_weighted, exponent, hood.smoothing2, params.n_fields, out.value,
+                     out.value_stride, i);
       out.done[i] = 1;
       return;
     }
   out.done[i] = 0;
   out.exponent[i] = exponent;
-  out.offset[i] = -exponent * log2f (nearest);
+  out.offset[i] = -exponent * log2f (nearest + hood.smoothing2);
 }
 
 template <int K, bool Brute>
@@ -442,24 +292,40 @@ cv_stage1_kernel (DeviceGrid grid, DevicePoints points, CvParams params, CvOutpu
     out.alpha[index] = params.power;
 
   float nearest = list.d[0];
-  if (nearest <= params.coincident_d2)
+  const Neighbourhood &hood = params.hood;
+  if (hood.mode != kFused)
     {
-      int count = 0;
-      double sum = coincident_sum (grid, q, params.coincident_d2, &count, keep);
-      out.value[index] = (float) (sum / (double) count);
+      // The neighbourhood kernel selects and weighs.
+      out.done[slot] = 0;
+      out.exponent[slot] = exponent;
+      out.offset[slot] = nearest;
+      return;
+    }
+  size_t selected = params.n_weighted > 0 ? (size_t) min (params.n_weighted, found)
+                                          : label < params.large_folds ? params.train_large_fold
+                                                                       : params.train_small_fold;
+  if (selected < (size_t) hood.min_points)
+    {
+      out.value[index] = no_data ();
+      out.done[slot] = 1;
+      return;
+    }
+  if (!hood.smoothed && nearest <= params.coincident_d2)
+    {
+      coincident_means (grid, points.n, q, params.coincident_d2, 1, out.value, 0, index, keep);
       out.done[slot] = 1;
       return;
     }
 
   if (params.n_weighted > 0)
     {
-      out.value[index] = weigh_nearest (points, list, min (params.n_weighted, found), exponent, nearest);
+      weigh_nearest (points, list, min (params.n_weighted, found), exponent, hood.smoothing2, 1, out.value, 0, index);
       out.done[slot] = 1;
       return;
     }
   out.done[slot] = 0;
   out.exponent[slot] = exponent;
-  out.offset[slot] = -exponent * log2f (nearest);
+  out.offset[slot] = -exponent * log2f (nearest + hood.smoothing2);
 }
 
 template <int K>

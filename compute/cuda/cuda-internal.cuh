@@ -10,17 +10,31 @@
 
 namespace shepard_cuda {
 
-// Points in the engine's local frame, each coordinate as hi + lo floats (lo = the rounding error of hi).
+// Points in the engine's local frame, each coordinate as hi + lo floats (lo = the rounding error of hi), and their
+// values in the point set's scaled value frame, n_fields planes of n (field f's plane at f * n).
 struct DevicePoints {
   size_t n = 0;
-  // AoaS layout: {x_hi, y_hi, z, 0} and {x_lo, y_lo}
+  int n_fields = 1;
+  // AoaS layout: {x_hi, y_hi, z, 0} (one plane of n per field) and {x_lo, y_lo}
   float4 *hi_z = nullptr;
   float2 *lo = nullptr;
-  // SoA layout
+  // SoA layout (z: one plane of n per field)
   float *x_hi = nullptr, *y_hi = nullptr, *x_lo = nullptr, *y_lo = nullptr, *z = nullptr;
+
+  // The same points with field f's values where the weighting kernels read z.
+  DevicePoints
+  field (int f) const
+  {
+    DevicePoints view = *this;
+    view.hi_z = hi_z + (size_t) f * n;
+    view.z = z + (size_t) f * n;
+    view.n_fields = 1;
+    return view;
+  }
 };
 
-// The even grid: points sorted by cell. sorted[i] = {x_hi, y_hi, x_lo, y_lo} of the point in slot i.
+// The even grid: points sorted by cell. sorted[i] = {x_hi, y_hi, x_lo, y_lo} of the point in slot i; sorted_z holds
+// one plane of n values per field.
 struct DeviceGrid {
   float x0 = 0, y0 = 0, cell_size = 1, inverse_cell = 1;
   int nx = 1, ny = 1;
@@ -29,6 +43,10 @@ struct DeviceGrid {
   unsigned *sorted_index = nullptr;
   float *sorted_z = nullptr;
 };
+
+// Local query coordinates are kept within +-kFarQuery, where float squared distances stay finite: from that far, the
+// data points (local extent <= 1) differ in distance by a relative 2^-60, far below float rounding.
+constexpr double kFarQuery = 0x1p60;
 
 // Where the queries of one band come from: cell centres of a grid (rows [first_row, first_row + rows) of the whole
 // raster), or explicit local coordinates already on the device.
@@ -43,10 +61,42 @@ struct QuerySource {
   int count = 0; // queries in the band
 };
 
+// How stage 1 treats a query's neighbourhood (shepard-engine.h's "The weighting neighbourhood").
+enum NeighbourhoodMode {
+  // Every point (stage 2), or the max_points nearest of all points, weighed in the search kernel: the search that
+  // finds AIDW's k nearest also selects.
+  kFused,
+  // The max_points nearest inside the ellipse, or of all points when only min_points_per_quadrant needs the
+  // selected points' quadrants.
+  kNearest,
+  // Per-quadrant lists of max_points_per_quadrant, merged nearest first up to max_points.
+  kQuadrants,
+  // Every point inside the ellipse (or every point), however many: accumulated over the cells the ellipse's box
+  // covers, no list.
+  kRadius,
+};
+
+// The selection and weighting rules in the local frame.
+struct Neighbourhood {
+  NeighbourhoodMode mode = kFused;
+  int max_points = 0;       // 0: no cap
+  int min_points = 1;       // max (min_points, 1)
+  int max_per_quadrant = 0; // 0: no cap
+  int min_per_quadrant = 0;
+  bool ellipse = false;
+  bool circle = false;               // radius1 == radius2: d2 <= radius^2, as gdal_grid's radius
+  float radius_squared = 0;          // circle
+  float cos_angle = 1, sin_angle = 0, inverse_r1_squared = 0, inverse_r2_squared = 0;
+  float reach = INFINITY;            // the larger semi-axis: no candidate lies farther
+  float box_x = INFINITY, box_y = INFINITY; // half-sides of the ellipse's bounding box
+  bool smoothed = false;             // S > 0: w = (d2 + S^2)^(-p/2), no coincident rule
+  float smoothing2 = 0;              // S^2, clamped to [1e-30, 1e30] when smoothed, 0 otherwise
+};
+
 struct Stage1Params {
   int k_search;      // neighbours to find (max of k and N, at most n)
   int k_density;     // AIDW: neighbours averaged into r_obs (0 for IDW)
-  int n_weighted;    // > 0: weigh the N nearest in stage 1; 0: all points in stage 2
+  int n_weighted;    // kFused: > 0: weigh the N nearest in stage 1; 0: all points in stage 2
   bool aidw;
   float power;       // IDW
   double alpha[5];
@@ -54,14 +104,18 @@ struct Stage1Params {
   double r_exp_local;
   float coincident_d2;
   float local_to_given; // 1 / scale, for r_obs
+  Neighbourhood hood;
+  bool no_data;      // kFused: every query has fewer than min_points (n or N below it): NaN everywhere
+  int n_fields;      // values written per query (planes of out.value)
 };
 
 // Per-query results of stage 1, band-relative, and stage 2's running sums.
 struct Stage1Outputs {
-  float *value;       // written when the query is coincident or weighted over the N nearest
+  float *value;       // written when the query is coincident or weighted over the N nearest; field f at f * stride
+  size_t value_stride;
   unsigned char *done;// 1 when value is final after stage 1
-  float *exponent;    // w = 2^(exponent * log2 d2 + offset) = (d2 / d2_nearest)^exponent
-  float *offset;
+  float *exponent;    // w = 2^(exponent * log2 (d2 + S^2) + offset) = ((d2 + S^2) / (d2_nearest + S^2))^exponent
+  float *offset;      // (the neighbourhood kernel finds d2_nearest here)
   float *alpha;       // may be null
   float *r_obs;       // may be null
   double *sum_w, *sum_wz; // stage 2 sums over the point chunks done so far
@@ -80,12 +134,22 @@ cudaError_t launch_stage1 (const DeviceGrid &grid, const DevicePoints &points, c
                            const Stage1Params &params, const Stage1Outputs &out, shepard_cuda_knn knn,
                            cudaStream_t stream);
 
+// After launch_stage1 of a params.hood.mode other than kFused (which leaves each query's exponent and the squared
+// distance to its nearest point of all in out): selects each query's neighbourhood and weighs it, every field.
+cudaError_t launch_neighbourhood (const DeviceGrid &grid, const DevicePoints &points, const QuerySource &queries,
+                                  const Stage1Params &params, const Stage1Outputs &out, cudaStream_t stream);
+
+// Local values to given ones in place: origin + v / scale (device grids, which hold float32 given values).
+cudaError_t launch_values_to_given (float *values, size_t count, double origin, double scale, cudaStream_t stream);
+
 cudaError_t launch_nearest (const DeviceGrid &grid, const DevicePoints &points, const QuerySource &queries, int k,
                             float *d2_out, unsigned *index_out, cudaStream_t stream);
 
+// points: one field's view (DevicePoints::field). smoothing2: S^2 added to every squared distance (0: none).
 cudaError_t launch_stage2 (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
-                           const PointChunk &chunk, bool inverse_square, shepard_cuda_weighting weighting,
-                           shepard_cuda_layout layout, bool clamp, int multiprocessors, cudaStream_t stream);
+                           const PointChunk &chunk, bool inverse_square, float smoothing2,
+                           shepard_cuda_weighting weighting, shepard_cuda_layout layout, bool clamp,
+                           int multiprocessors, cudaStream_t stream);
 
 cudaError_t finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream);
 
@@ -95,7 +159,7 @@ cudaError_t finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t 
 struct CvParams {
   int k_search;   // neighbours to find (max of k and N, at most n)
   int k_density;  // AIDW: k (0 for IDW); min (k, found) per query
-  int n_weighted; // > 0: weigh the N nearest in stage 1 (min (N, found) per query); 0: all points in stage 2
+  int n_weighted; // kFused: > 0: weigh the N nearest in stage 1 (min (N, found) per query); 0: all points in stage 2
   bool aidw;
   double power;
   double alpha[5];
@@ -104,9 +168,12 @@ struct CvParams {
   uint32_t large_folds;
   float coincident_d2;
   const uint32_t *sorted_label; // the fold of each grid slot; null: leave-one-out (a point's label is its index)
+  Neighbourhood hood;
+  // kFused with all points: the training set's size by the query's fold (as r_exp), against min_points
+  size_t train_large_fold, train_small_fold;
 };
 
-// Results by the point's index as given (value, alpha) or by its grid slot (the rest).
+// Results by the point's index as given (value, alpha) or by its grid slot (the rest). Values of field 0, local.
 struct CvOutputs {
   float *value;
   double *alpha;       // may be null
@@ -122,13 +189,18 @@ cudaError_t gather_sorted_labels (const DeviceGrid &grid, size_t n, const uint32
 cudaError_t launch_cv_stage1 (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params,
                               const CvOutputs &out, cudaStream_t stream);
 
+// As launch_neighbourhood, for cross-validation after launch_cv_stage1 (params.hood.mode other than kFused).
+cudaError_t launch_cv_neighbourhood (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params,
+                                     const CvOutputs &out, cudaStream_t stream);
+
 // Memory of cross-validation, kept between calls (cuda-cross-validation.cu).
 struct CvBuffers;
 void free_cv_buffers (CvBuffers *&buffers);
 
 // Query bands of an interpolation: device results, stage 2's sums and pinned staging, kept between calls.
 struct Band {
-  size_t capacity = 0;
+  size_t capacity = 0;       // queries
+  size_t value_capacity = 0; // floats of value and host_value: capacity times the fields
   float *value = nullptr, *exponent = nullptr, *offset = nullptr, *alpha = nullptr, *r_obs = nullptr;
   double *sum_w = nullptr, *sum_wz = nullptr;
   unsigned char *done = nullptr;
@@ -165,6 +237,9 @@ elapsed_ms (cudaEvent_t from, cudaEvent_t to)
 // Whether some weight (d2 / d2_nearest)^e could fall below 2^-126, where the polynomial 2^y needs its clamp: the
 // largest |e| of params times log2 of the widest ratio of squared distances the queries can see (local frame).
 bool weights_may_underflow (const shepard_params *params, double largest_d2, double smallest_d2);
+
+// The neighbourhood rules of params for points of the given local scale, and the mode that runs them.
+Neighbourhood neighbourhood_of (const shepard_params *params, double scale);
 
 // Clears a sticky launch error and fills error with a message for the person using the program.
 shepard_status cuda_failure (shepard_error *error, cudaError_t status, const char *what);

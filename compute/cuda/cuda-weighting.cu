@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Stage 2 on the device: weighted sums over all points, for the queries that stage 1 left open.
 //
-// Weights are w = 2^(e * log2 d2 + offset) = (d2 / d2_nearest)^e with e = -p/2 (or -alpha/2), so the nearest point
-// weighs about 1 and no weight overflows; p = 2 uses one reciprocal instead. Sums run in float over short runs of
+// Weights are w = 2^(e * log2 (d2 + S^2) + offset) = ((d2 + S^2) / (d2_nearest + S^2))^e with e = -p/2 (or -alpha/2)
+// and S the smoothing (0 without), so the nearest point weighs about 1 and no weight overflows; p = 2 without
+// smoothing uses one reciprocal instead. Each launch weighs one field (DevicePoints::field). Sums run in float over short runs of
 // points and go into double after each: nearly equal weights (a distant cluster) would lose ~1e-5 in a long float
 // sum.
 //
@@ -45,6 +46,15 @@ finish_kernel (Stage1Outputs stage1, int count)
     stage1.value[i] = (float) (stage1.sum_wz[i] / stage1.sum_w[i]);
 }
 
+// NaN (no data) stays NaN.
+__global__ void
+values_to_given_kernel (float *values, size_t count, double origin, double scale)
+{
+  size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count)
+    values[i] = (float) (origin + (double) values[i] / scale);
+}
+
 template <bool InverseSquare, bool Polynomial, bool Clamp = true>
 __device__ __forceinline__ float
 weight (float d2, float exponent, float offset)
@@ -83,7 +93,7 @@ split (double value, float &hi, float &lo)
 // owns column tx and rows ty, ty + kRowsOfThreads, ... of the patch.
 template <int Q, bool InverseSquare, shepard_cuda_layout Layout, bool Clamp>
 __global__ void __launch_bounds__ (kThreads)
-tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk)
+tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk, float smoothing2)
 {
   __shared__ float4 tile[kTilePoints];
   // The float64 sums live in shared memory, touched once per run of points: registers are what limits occupancy.
@@ -153,7 +163,7 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
             {
               float4 point = tile[j];
               float dx = qx - point.x;
-              float dx2 = dx * dx;
+              float dx2 = fmaf (dx, dx, smoothing2);
               float d2[Q];
 #pragma unroll
               for (int q = 0; q < Q; q++)
@@ -206,13 +216,14 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
       add_sums (stage1, index[q], total_w[q][threadIdx.x], total_wz[q][threadIdx.x]);
 }
 
+// d2 + S^2 (S^2 = 0 without smoothing), at the cost of d2 alone.
 __device__ __forceinline__ float
 pair_squared_distance (float qx_hi, float qx_lo, float qy_hi, float qy_lo, float x_hi, float x_lo, float y_hi,
-                       float y_lo)
+                       float y_lo, float smoothing2)
 {
   float dx = (qx_hi - x_hi) + (qx_lo - x_lo);
   float dy = (qy_hi - y_hi) + (qy_lo - y_lo);
-  return fmaf (dx, dx, dy * dy);
+  return fmaf (dx, dx, fmaf (dy, dy, smoothing2));
 }
 
 __device__ __forceinline__ void
@@ -229,12 +240,14 @@ query_coordinates (const QuerySource &source, int i, double &x, double &y)
       x = source.x[i];
       y = source.y[i];
     }
+  x = fmin (fmax (x, -kFarQuery), kFarQuery);
+  y = fmin (fmax (y, -kFarQuery), kFarQuery);
 }
 
 // Arbitrary query points, in no spatial order: tiles in shared memory, but each pair subtracts hi and lo parts.
 template <bool InverseSquare>
 __global__ void __launch_bounds__ (kThreads)
-tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk)
+tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk, float smoothing2)
 {
   __shared__ float4 tile[kThreads];
   __shared__ float tile_z[kThreads];
@@ -271,7 +284,8 @@ tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
           for (int j = run; j < run + kRun; j++)
             {
               float4 point = tile[j];
-              float d2 = pair_squared_distance (qx_hi, qx_lo, qy_hi, qy_lo, point.x, point.z, point.y, point.w);
+              float d2 = pair_squared_distance (qx_hi, qx_lo, qy_hi, qy_lo, point.x, point.z, point.y, point.w,
+                                                smoothing2);
               float w = weight<InverseSquare, false> (d2, exponent, offset);
               run_w += w;
               run_wz = fmaf (w, tile_z[j], run_wz);
@@ -289,7 +303,7 @@ tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
 // Mei (2014)'s naive kernel: one query per thread, every point read from global memory.
 template <bool InverseSquare, shepard_cuda_layout Layout>
 __global__ void __launch_bounds__ (kThreads)
-naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk)
+naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk, float smoothing2)
 {
   int i = blockIdx.x * kThreads + threadIdx.x;
   if (i >= source.count || stage1.done[i])
@@ -309,7 +323,7 @@ naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, Poi
         {
           PointHiLo point = load_point<Layout> (points, p);
           float d2 = pair_squared_distance (qx_hi, qx_lo, qy_hi, qy_lo, point.x_hi, point.x_lo, point.y_hi,
-                                            point.y_lo);
+                                            point.y_lo, smoothing2);
           float w = weight<InverseSquare, false> (d2, exponent, offset);
           run_w += w;
           run_wz = fmaf (w, point.z, run_wz);
@@ -324,7 +338,7 @@ naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, Poi
 template <int Q, bool InverseSquare, shepard_cuda_layout Layout>
 cudaError_t
 launch_tiled (dim3 blocks, const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
-              const PointChunk &chunk, bool clamp, int multiprocessors, cudaStream_t stream)
+              const PointChunk &chunk, float smoothing2, bool clamp, int multiprocessors, cudaStream_t stream)
 {
   // A partly filled last tile is padded with points at infinity, whose 2^-inf the unclamped polynomial would turn
   // into NaN: such a chunk takes the clamped kernel too. The reciprocal needs no clamp: one instance serves it.
@@ -338,31 +352,32 @@ launch_tiled (dim3 blocks, const DevicePoints &points, const QuerySource &querie
   if (status != cudaSuccess)
     return status;
   blocks.z = (unsigned) splits;
-  kernel<<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+  kernel<<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk, smoothing2);
   return cudaGetLastError ();
 }
 
 template <bool InverseSquare>
 cudaError_t
 launch_for (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
-            const PointChunk &chunk, shepard_cuda_weighting weighting, shepard_cuda_layout layout, bool clamp,
-            int multiprocessors, cudaStream_t stream)
+            const PointChunk &chunk, float smoothing2, shepard_cuda_weighting weighting, shepard_cuda_layout layout,
+            bool clamp, int multiprocessors, cudaStream_t stream)
 {
   if (weighting == SHEPARD_CUDA_WEIGHTING_NAIVE)
     {
       int blocks = (queries.count + kThreads - 1) / kThreads;
       if (layout == SHEPARD_CUDA_LAYOUT_SOA)
         naive_kernel<InverseSquare, SHEPARD_CUDA_LAYOUT_SOA>
-            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk, smoothing2);
       else
         naive_kernel<InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS>
-            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk, smoothing2);
       return cudaGetLastError ();
     }
   if (!queries.is_grid)
     {
       int blocks = (queries.count + kThreads - 1) / kThreads;
-      tiled_list_kernel<InverseSquare><<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk);
+      tiled_list_kernel<InverseSquare><<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk,
+                                                                          smoothing2);
       return cudaGetLastError ();
     }
   // Eight queries per thread share each point read, but a small raster then makes too few blocks to fill the
@@ -377,21 +392,21 @@ launch_for (const DevicePoints &points, const QuerySource &queries, const Stage1
     {
       if (q == kQueriesPerThread)
         return launch_tiled<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (
-            blocks, points, queries, stage1, chunk, clamp, multiprocessors, stream);
+            blocks, points, queries, stage1, chunk, smoothing2, clamp, multiprocessors, stream);
       if (q == 2)
         return launch_tiled<2, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (blocks, points, queries, stage1, chunk,
-                                                                       clamp, multiprocessors, stream);
+                                                                       smoothing2, clamp, multiprocessors, stream);
       return launch_tiled<1, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (blocks, points, queries, stage1, chunk,
-                                                                     clamp, multiprocessors, stream);
+                                                                     smoothing2, clamp, multiprocessors, stream);
     }
   if (q == kQueriesPerThread)
     return launch_tiled<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (
-        blocks, points, queries, stage1, chunk, clamp, multiprocessors, stream);
+        blocks, points, queries, stage1, chunk, smoothing2, clamp, multiprocessors, stream);
   if (q == 2)
     return launch_tiled<2, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (blocks, points, queries, stage1, chunk,
-                                                                    clamp, multiprocessors, stream);
+                                                                    smoothing2, clamp, multiprocessors, stream);
   return launch_tiled<1, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (blocks, points, queries, stage1, chunk,
-                                                                  clamp, multiprocessors, stream);
+                                                                  smoothing2, clamp, multiprocessors, stream);
 }
 
 } // namespace
@@ -443,12 +458,23 @@ finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream)
 
 cudaError_t
 launch_stage2 (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
-               const PointChunk &chunk, bool inverse_square, shepard_cuda_weighting weighting,
+               const PointChunk &chunk, bool inverse_square, float smoothing2, shepard_cuda_weighting weighting,
                shepard_cuda_layout layout, bool clamp, int multiprocessors, cudaStream_t stream)
 {
-  return inverse_square
-             ? launch_for<true> (points, queries, stage1, chunk, weighting, layout, clamp, multiprocessors, stream)
-             : launch_for<false> (points, queries, stage1, chunk, weighting, layout, clamp, multiprocessors, stream);
+  return inverse_square ? launch_for<true> (points, queries, stage1, chunk, smoothing2, weighting, layout, clamp,
+                                            multiprocessors, stream)
+                        : launch_for<false> (points, queries, stage1, chunk, smoothing2, weighting, layout, clamp,
+                                             multiprocessors, stream);
+}
+
+cudaError_t
+launch_values_to_given (float *values, size_t count, double origin, double scale, cudaStream_t stream)
+{
+  if (count == 0)
+    return cudaSuccess;
+  values_to_given_kernel<<<(unsigned) ((count + kThreads - 1) / kThreads), kThreads, 0, stream>>> (values, count,
+                                                                                                  origin, scale);
+  return cudaGetLastError ();
 }
 
 } // namespace shepard_cuda

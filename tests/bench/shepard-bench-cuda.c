@@ -629,8 +629,9 @@ run_cdp_idw (bench *b, const shepard_point_set *points, const shepard_grid *grid
       row->end_to_end_ms = median (end_to_end, repeat);
       row->pairs_per_second = pairs / (1e-3 * row->weighting_ms);
       snprintf (row->note, sizeof row->note, "e2e includes its own upload of the points");
+      /* The kernel weighed the point set's local values: back to given units. */
       for (size_t cell = 0; cell < cells; cell++)
-        values[cell] = cdp_values[cell];
+        values[cell] = shepard_point_set_value (points, 0, cdp_values[cell]);
       record_difference (b, row, max_relative_difference (values, cells, s, reference));
       b->cdp = (slow_record) { row->size_k, pairs, row->weighting_ms };
     }
@@ -658,7 +659,8 @@ run_size (bench *b, int size_k, method_id first_method, method_id last_method)
   bench_say ("%dK: %zu data points, %zu x %zu query grid over their %.0f m square", size_k, data.n, grid.width,
              grid.height, data.side);
 
-  if (shepard_point_set_init (&points, data.x, data.y, data.z, data.n, &error) != SHEPARD_OK)
+  if (shepard_point_set_init (&points, data.x, data.y, (const double *const[]) { data.z }, 1, data.n, &error)
+      != SHEPARD_OK)
     fail_engine ("shepard_point_set_init", &error);
   double start = bench_now ();
   if (shepard_cuda_backend_set_points (b->gpu, &points, &error) != SHEPARD_OK)

@@ -450,8 +450,9 @@ time_device (shepard_cuda_backend *gpu, const shepard_point_set *set, const shep
       copy[run] = timings.upload_ms + timings.download_ms;
       device[run] = timings.upload_ms + timings.knn_ms + timings.weighting_ms + timings.download_ms;
     }
+  /* The backend predicts in the point set's local frame of values. */
   for (size_t i = 0; i < set->n; i++)
-    prediction[i] = predicted[i];
+    prediction[i] = shepard_point_set_value (set, 0, predicted[i]);
   row->knn_ms = median (knn, repeat);
   row->weighting_ms = median (weighting, repeat);
   row->copy_ms = median (copy, repeat);
@@ -479,7 +480,8 @@ run_gpu_case (const options *opts, const cv_case *bench_case, shepard_cuda_backe
   bench_say ("%s, %zu points: the CUDA backend's device time", bench_case->name, n);
   shepard_point_set set;
   shepard_error error;
-  if (shepard_point_set_init (&set, points.x, points.y, points.z, n, &error) != SHEPARD_OK)
+  if (shepard_point_set_init (&set, points.x, points.y, (const double *const[]) { points.z }, 1, n, &error)
+      != SHEPARD_OK)
     fail_engine ("shepard_point_set_init", &error);
   if (shepard_cuda_backend_set_points (gpu, &set, &error) != SHEPARD_OK)
     fail_engine ("shepard_cuda_backend_set_points", &error);

@@ -45,6 +45,36 @@ precision_name (shepard_precision precision)
   return precision == SHEPARD_PRECISION_FLOAT32 ? "float32" : "float64";
 }
 
+gboolean
+cuda_device_or_skip (void)
+{
+  static gsize probed = 0;
+  static char *no_device_reason = NULL;
+
+  if (g_once_init_enter (&probed))
+    {
+      shepard_error error = { 0 };
+      shepard_engine *probe = shepard_engine_new (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 0, &error);
+      if (probe == NULL)
+        no_device_reason = g_strdup_printf ("no CUDA device: %s", error.message);
+      shepard_engine_free (probe);
+      g_once_init_leave (&probed, 1);
+    }
+  if (no_device_reason != NULL)
+    {
+      g_test_skip (no_device_reason);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+grid_cell_centre (const shepard_grid *grid, size_t cell, double *x, double *y)
+{
+  *x = grid->x_min + ((double) (cell % grid->width) + 0.5) * grid->dx;
+  *y = grid->y_max - ((double) (cell / grid->width) + 0.5) * grid->dy;
+}
+
 double
 point_set_value_scale (const point_set *points)
 {

@@ -38,6 +38,12 @@ shepard_engine *engine_new_with_points (shepard_precision precision, int threads
 
 const char *precision_name (shepard_precision precision);
 
+/* Whether the CUDA backend runs here (probed once); when it does not, marks the test skipped, saying why. */
+gboolean cuda_device_or_skip (void);
+
+/* The centre of a raster cell, numbered row after row from the top left. */
+void grid_cell_centre (const shepard_grid *grid, size_t cell, double *x, double *y);
+
 /* Largest |z|: the scale of a field, against which value errors are measured (a weighted mean of values can come
  * arbitrarily close to zero, so an error relative to the result itself would mean nothing there). */
 double point_set_value_scale (const point_set *points);

@@ -219,6 +219,25 @@ distances_tie (double a, double b)
   return fabs (a - b) <= tie_tolerance () * fmax (a, b);
 }
 
+/* gdal_grid's search ellipse: with the axes turned `angle` degrees counter-clockwise, u^2/r1^2 + v^2/r2^2 <= 1. */
+static bool
+inside_search_ellipse (const shepard_params *params, double dx, double dy)
+{
+  if (params->radius1 == 0.0)
+    return true;
+  if (params->radius1 == params->radius2)
+    return dx * dx + dy * dy <= params->radius1 * params->radius1;
+  double angle = params->angle * reference_pi / 180.0;
+  double u = dx * cos (angle) + dy * sin (angle), v = dy * cos (angle) - dx * sin (angle);
+  return (u / params->radius1) * (u / params->radius1) + (v / params->radius2) * (v / params->radius2) <= 1.0;
+}
+
+static int
+quadrant_of (double dx, double dy)
+{
+  return (dx >= 0.0 ? 0 : 1) + (dy >= 0.0 ? 0 : 2);
+}
+
 void
 reference_interpolate (const reference_data *data, const shepard_params *params, double query_x, double query_y,
                        reference_result *result)
@@ -231,12 +250,7 @@ reference_interpolate (const reference_data *data, const shepard_params *params,
       double dy = data->y[i] - query_y;
       neighbours[i] = (reference_neighbour) { sqrt (dx * dx + dy * dy), i };
     }
-
-  size_t weighted_count = count;
-  if (params->neighbors != SHEPARD_NEIGHBORS_ALL && (size_t) params->neighbors < count)
-    weighted_count = (size_t) params->neighbors;
-  if (params->method == SHEPARD_METHOD_AIDW || weighted_count < count)
-    qsort (neighbours, count, sizeof *neighbours, compare_neighbours);
+  qsort (neighbours, count, sizeof *neighbours, compare_neighbours);
 
   *result = (reference_result) { .value = NAN, .alpha = NAN, .r_obs = NAN };
   double power = params->power;
@@ -255,13 +269,41 @@ reference_interpolate (const reference_data *data, const shepard_params *params,
       power = result->alpha;
     }
 
-  if (weighted_count < count)
+  /* The selection, nearest first: a candidate inside the ellipse is taken while its quadrant has room, until
+   * max_points are taken. */
+  size_t max_points = params->neighbors == SHEPARD_NEIGHBORS_ALL ? count : (size_t) params->neighbors;
+  size_t per_quadrant[4] = { 0, 0, 0, 0 };
+  bool *selected = calloc (count, sizeof *selected);
+  size_t selected_count = 0, last_selected = SIZE_MAX, first_left_out = SIZE_MAX;
+  for (size_t j = 0; j < count; j++)
     {
-      const reference_neighbour *last_in = &neighbours[weighted_count - 1];
-      const reference_neighbour *first_out = &neighbours[weighted_count];
-      result->neighbourhood_ambiguous = distances_tie (last_in->distance, first_out->distance) &&
-                                        data->z[last_in->index] != data->z[first_out->index];
+      size_t i = neighbours[j].index;
+      double dx = data->x[i] - query_x, dy = data->y[i] - query_y;
+      if (!inside_search_ellipse (params, dx, dy))
+        continue;
+      int quadrant = quadrant_of (dx, dy);
+      if (params->max_points_per_quadrant > 0 && per_quadrant[quadrant] >= (size_t) params->max_points_per_quadrant)
+        continue;
+      if (selected_count == max_points)
+        {
+          if (first_left_out == SIZE_MAX)
+            first_left_out = j;
+          continue;
+        }
+      selected[j] = true;
+      per_quadrant[quadrant]++;
+      selected_count++;
+      last_selected = j;
     }
+  if (first_left_out != SIZE_MAX)
+    result->neighbourhood_ambiguous = distances_tie (neighbours[last_selected].distance,
+                                                     neighbours[first_left_out].distance)
+                                      && data->z[neighbours[last_selected].index]
+                                           != data->z[neighbours[first_left_out].index];
+
+  bool no_data = selected_count < (size_t) (params->min_points > 1 ? params->min_points : 1);
+  for (int q = 0; q < 4; q++)
+    no_data = no_data || per_quadrant[q] < (size_t) params->min_points_per_quadrant;
 
   reference_sum coincident_values = { 0 };
   size_t coincident_count = 0;
@@ -271,22 +313,33 @@ reference_interpolate (const reference_data *data, const shepard_params *params,
         reference_sum_add (&coincident_values, data->z[neighbours[i].index]);
         coincident_count++;
       }
+  bool nearest_selected_coincides = false;
+  for (size_t j = 0; j < count && !nearest_selected_coincides; j++)
+    if (selected[j])
+      {
+        nearest_selected_coincides = neighbours[j].distance <= data->coincident_distance;
+        break;
+      }
 
-  if (coincident_count > 0)
-    {
-      result->value = reference_sum_value (&coincident_values) / (double) coincident_count;
-    }
+  if (no_data)
+    result->value = NAN;
+  else if (params->smoothing == 0.0 && nearest_selected_coincides)
+    result->value = reference_sum_value (&coincident_values) / (double) coincident_count;
   else
     {
       reference_sum weighted_values = { 0 };
       reference_sum weights = { 0 };
-      for (size_t i = 0; i < weighted_count; i++)
-        {
-          double weight = pow (neighbours[i].distance, -power);
-          reference_sum_add (&weighted_values, weight * data->z[neighbours[i].index]);
-          reference_sum_add (&weights, weight);
-        }
+      double smoothing2 = params->smoothing * params->smoothing;
+      for (size_t j = 0; j < count; j++)
+        if (selected[j])
+          {
+            double d2 = neighbours[j].distance * neighbours[j].distance + smoothing2;
+            double weight = pow (d2, -0.5 * power);
+            reference_sum_add (&weighted_values, weight * data->z[neighbours[j].index]);
+            reference_sum_add (&weights, weight);
+          }
       result->value = reference_sum_value (&weighted_values) / reference_sum_value (&weights);
     }
+  free (selected);
   free (neighbours);
 }

@@ -27,8 +27,9 @@ typedef struct {
   double value;
   double alpha; /* AIDW: the adaptive power at the query */
   double r_obs; /* AIDW: mean distance to the k nearest data points */
-  /* Weighting over the N nearest, and the N-th and (N+1)-th nearest lie at the same distance with different values:
-   * which of them belongs to the neighbourhood is not defined, so neither is the value. */
+  /* Weighting over the N nearest (max_points), and the last one taken and the first left out lie at the same
+   * distance with different values: which of them belongs to the neighbourhood is not defined, so neither is the
+   * value. */
   bool neighbourhood_ambiguous;
 } reference_result;
 
@@ -45,6 +46,9 @@ size_t reference_nearest (const reference_data *data, double query_x, double que
 /* AIDW's r_exp for count points over area, by mode (k: the neighbours behind r_obs, at most count). */
 double reference_expected_distance (shepard_rexp_mode mode, size_t count, double area, size_t k);
 
+/* With gdal_grid's neighbourhood options (shepard-engine.h, "The weighting neighbourhood"): the candidates inside the
+ * search ellipse, taken nearest first while their quadrant has room, up to max_points; NaN for no data; smoothing in
+ * the weights. Brute force over every point and a full sort. */
 void reference_interpolate (const reference_data *data, const shepard_params *params, double query_x, double query_y,
                             reference_result *result);
 

@@ -13,19 +13,6 @@
 /* float32 arithmetic with float64 sums of float32 tiles: 1e-5 of the field's scale (issue 3). */
 #define VALUE_TOLERANCE 1e-5
 
-static char *no_device_reason;
-
-static gboolean
-have_device (void)
-{
-  if (no_device_reason != NULL)
-    {
-      g_test_skip (no_device_reason);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 typedef struct {
   const char *name;
   shepard_method method;
@@ -161,7 +148,7 @@ tied_neighbourhoods (const point_set *points, const shepard_grid *grid, int neig
 static void
 test_grid (gconstpointer data)
 {
-  if (!have_device ())
+  if (!cuda_device_or_skip ())
     return;
   const grid_case *test_case = data;
   /* Under compute-sanitizer the largest cases take minutes: SHEPARD_TEST_CUDA_MAX_POINTS leaves them out, saying so. */
@@ -175,7 +162,8 @@ test_grid (gconstpointer data)
   point_set *points = point_set_new (test_case->layout, test_case->count, 7000 + test_case->count);
   shepard_error error = { 0 };
   shepard_point_set set;
-  assert_engine_status (shepard_point_set_init (&set, points->x, points->y, points->z, points->count, &error), &error,
+  const double *const fields[] = { points->z };
+  assert_engine_status (shepard_point_set_init (&set, points->x, points->y, fields, 1, points->count, &error), &error,
                         SHEPARD_OK);
   shepard_cuda_backend *backend = NULL;
   assert_engine_status (shepard_cuda_backend_new (&backend, &error), &error, SHEPARD_OK);
@@ -236,7 +224,7 @@ test_grid (gconstpointer data)
 static void
 test_point_queries (void)
 {
-  if (!have_device ())
+  if (!cuda_device_or_skip ())
     return;
   point_set *points = point_set_new (POINT_LAYOUT_DUPLICATES, 3001, 91);
   size_t n_queries = 2 * points->count;
@@ -277,7 +265,7 @@ test_point_queries (void)
 static void
 test_nearest (void)
 {
-  if (!have_device ())
+  if (!cuda_device_or_skip ())
     return;
   point_set *points = point_set_new (POINT_LAYOUT_CLUSTERS, 100003, 93);
   enum { QUERIES = 5000, K = 15 };
@@ -464,7 +452,7 @@ cross_validate_on (shepard_backend backend, shepard_precision precision, const p
 static void
 test_cross_validation (gconstpointer data)
 {
-  if (!have_device ())
+  if (!cuda_device_or_skip ())
     return;
   const cv_case *test_case = data;
   if (too_large_for_sanitizer (test_case->count))
@@ -519,7 +507,7 @@ record_progress (double fraction, const char *message, void *data)
 static void
 test_cross_validation_cancel (void)
 {
-  if (!have_device ())
+  if (!cuda_device_or_skip ())
     return;
   if (too_large_for_sanitizer (400000))
     return;
@@ -567,12 +555,6 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  shepard_cuda_backend *probe = NULL;
-  shepard_error error = { 0 };
-  if (shepard_cuda_backend_new (&probe, &error) != SHEPARD_OK)
-    no_device_reason = g_strdup_printf ("no CUDA device: %s", error.message);
-  else
-    shepard_cuda_backend_free (probe);
   for (size_t i = 0; i < G_N_ELEMENTS (grid_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/compute/cuda/grid/%s-%zu-%zux%zu",
