@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "duplicate-points.h"
 #include "engine-autocleanups.h"
 #include "shepard-app-error.h"
 #include "terminal-progress.h"
@@ -51,6 +52,28 @@ shepard_cli_read_points (const char *source, const char *layer, const char *valu
   shepard_terminal_progress_init (&watch_cancel, NULL, &cancel_signal);
   return shepard_point_layer_read (source, layer, value_field, open_options, shepard_terminal_progress_report,
                                    &watch_cancel, error);
+}
+
+GPtrArray *
+shepard_cli_read_fields (const char *source, const char *layer, const char *const *value_fields,
+                         const char *const *open_options, GError **error)
+{
+  ShepardTerminalProgress watch_cancel;
+
+  shepard_terminal_progress_init (&watch_cancel, NULL, &cancel_signal);
+  return shepard_point_layer_read_fields (source, layer, value_fields, open_options, shepard_terminal_progress_report,
+                                          &watch_cancel, error);
+}
+
+void
+shepard_cli_report_duplicates (const ShepardPointLayer *points)
+{
+  ShepardDuplicateReport report;
+
+  if (!shepard_duplicate_points_find (points->x, points->y, points->z, points->count, &report))
+    return;
+  g_autofree char *description = shepard_duplicate_report_describe (&report);
+  fprintf (stderr, "Duplicates in field \"%s\": %s\n", points->field_name, description);
 }
 
 void
@@ -109,10 +132,14 @@ shepard_cli_print_error (const char *program, const GError *error, const char *n
 int
 shepard_cli_finish_stdout (const char *program, const char *what)
 {
+  /* Text longer than stdout's buffer was partly written before: the reason of a write that failed then is in errno. */
+  int earlier_reason = ferror (stdout) ? errno : 0;
+
   errno = 0;
   if (fflush (stdout) == 0 && !ferror (stdout))
     return EXIT_SUCCESS;
+  int reason = errno != 0 ? errno : earlier_reason;
   fprintf (stderr, "%s: cannot write %s to standard output: %s\n", program, what,
-           errno != 0 ? g_strerror (errno) : "a write failed");
+           reason != 0 ? g_strerror (reason) : "a write failed");
   return EXIT_FAILURE;
 }

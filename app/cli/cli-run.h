@@ -30,8 +30,15 @@ gboolean shepard_cli_cancelled (void);
 ShepardPointLayer *shepard_cli_read_points (const char *source, const char *layer, const char *value_field,
                                             const char *const *open_options, GError **error);
 
+/* shepard_point_layer_read_fields, stopped by a signal; prints nothing. */
+GPtrArray *shepard_cli_read_fields (const char *source, const char *layer, const char *const *value_fields,
+                                    const char *const *open_options, GError **error);
+
 /* "Input: N points of layer ..., field ..." and what was skipped, on stderr. */
 void shepard_cli_report_points (const ShepardPointLayer *points);
+
+/* "Duplicates in field ...: ..." on stderr when the field has points at one location with different values. */
+void shepard_cli_report_duplicates (const ShepardPointLayer *points);
 
 /* An engine on backend holding the points; unless quiet, says on stderr which backend it runs on. */
 shepard_engine *shepard_cli_start_engine (shepard_backend backend, shepard_precision precision,
@@ -44,7 +51,8 @@ int shepard_cli_exit_status_for (const GError *error);
  * (not_written NULL: without it). */
 void shepard_cli_print_error (const char *program, const GError *error, const char *not_written);
 
-/* Flushes stdout, where the tool printed what (its results, its usage); when any of it could not be written (a full
+/* Flushes stdout, where the tool printed what (its results, its usage; set errno to 0 before printing, so that the
+ * reason of a write that failed while printing is known); when any of it could not be written (a full
  * disk...), says so on stderr as "PROGRAM: cannot write WHAT to standard output: REASON" and returns EXIT_FAILURE,
  * so that the tool does not end with 0 having lost what it printed; else EXIT_SUCCESS. */
 int shepard_cli_finish_stdout (const char *program, const char *what);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "option-parser.h"
 
@@ -163,6 +164,39 @@ handle_extra_bands (gpointer target, const char *synopsis, const char *const *va
 }
 
 static gboolean
+handle_mask_distance (gpointer target, const char *synopsis, const char *const *values, GError **error)
+{
+  double *distance = target;
+
+  if (!parse_number (values[0], distance) || !isfinite (*distance) || !(*distance > 0.0))
+    return shepard_usage_error (error, "%s needs a distance above zero in map units, not \"%s\"", synopsis,
+                                values[0]);
+  return TRUE;
+}
+
+/* -zfield a,b,c: one band per field, each field once. */
+static gboolean
+split_value_fields (ShepardGridOptions *options, GError **error)
+{
+  g_auto (GStrv) names = g_strsplit (options->value_field, ",", -1);
+
+  for (char **name = names; *name != NULL; name++)
+    {
+      if (**name == '\0')
+        return shepard_usage_error (error, "-zfield needs field names separated by commas, not \"%s\"",
+                                    options->value_field);
+      for (char **earlier = names; earlier < name; earlier++)
+        if (strcmp (*earlier, *name) == 0)
+          return shepard_usage_error (error, "-zfield names \"%s\" twice: give each field once", *name);
+    }
+  if (g_strv_length (names) > SHEPARD_MAX_FIELDS)
+    return shepard_usage_error (error, "-zfield names %u fields: give at most %d", g_strv_length (names),
+                                SHEPARD_MAX_FIELDS);
+  options->value_fields = g_steal_pointer (&names);
+  return TRUE;
+}
+
+static gboolean
 add_operand (gpointer target, const char *operand, GError **error)
 {
   ShepardGridOptions *options = target;
@@ -179,13 +213,15 @@ add_operand (gpointer target, const char *operand, GError **error)
 static gboolean
 check_combination (const ParseState *state, GError **error)
 {
-  const ShepardGridOptions *options = state->options;
+  ShepardGridOptions *options = state->options;
 
   if (options->source == NULL || options->destination == NULL)
     return shepard_usage_error (error,
                                 "give the point layer SRC and the raster DST to write (shepard-grid --help shows how)");
   if (options->value_field == NULL)
     return shepard_usage_error (error, "-zfield FIELD is missing: name the numeric field to interpolate");
+  if (options->target_aligned && !options->has_resolution)
+    return shepard_usage_error (error, "-tap aligns the extent to multiples of the cell size: give -tr XRES YRES too");
   if (state->has_x_extent != state->has_y_extent)
     return shepard_usage_error (error, "-txe XMIN XMAX and -tye YMIN YMAX go together: give both or neither");
   if (state->has_margin && state->has_x_extent)
@@ -193,7 +229,9 @@ check_combination (const ParseState *state, GError **error)
                                        "of them");
   if (state->has_size && options->has_resolution)
     return shepard_usage_error (error, "-outsize W H and -tr XRES YRES exclude each other: give one of them");
-  return TRUE;
+  if (options->cutline_layer != NULL && options->cutline == NULL)
+    return shepard_usage_error (error, "-cl LAYER names a layer of the cutline: give -cutline FILE too");
+  return split_value_fields (options, error);
 }
 
 gboolean
@@ -214,7 +252,7 @@ shepard_grid_options_parse (ShepardGridOptions *options, int argc, const char *c
   g_autoptr (GStrvBuilder) creation_options = g_strv_builder_new ();
   const ShepardOption option_table[] = {
     { "-l", 1, "-l LAYER", shepard_option_store_string, &options->layer, NULL },
-    { "-zfield", 1, "-zfield FIELD", shepard_option_store_string, &options->value_field, NULL },
+    { "-zfield", 1, "-zfield FIELD[,FIELD...]", shepard_option_store_string, &options->value_field, NULL },
     { "-oo", 1, "-oo NAME=VALUE", shepard_option_add_name_value, open_options, NULL },
     { "-a", 1, "-a METHOD", shepard_option_store_string, &options->method, NULL },
     { "-txe", 2, "-txe XMIN XMAX", handle_x_extent, &state, NULL },
@@ -222,6 +260,7 @@ shepard_grid_options_parse (ShepardGridOptions *options, int argc, const char *c
     { "--margin", 1, "--margin PERCENT", handle_margin, &state, NULL },
     { "-outsize", 2, "-outsize W H", handle_size, &state, NULL },
     { "-tr", 2, "-tr XRES YRES", handle_resolution, options, NULL },
+    { "-tap", 0, "-tap", shepard_option_set_flag, &options->target_aligned, NULL },
     { "-of", 1, "-of FORMAT", shepard_option_store_string, &options->format, NULL },
     { "-co", 1, "-co NAME=VALUE", shepard_option_add_name_value, creation_options, NULL },
     { "-ot", 1, "-ot Float32|Float64", handle_data_type, &options->float64, NULL },
@@ -231,6 +270,10 @@ shepard_grid_options_parse (ShepardGridOptions *options, int argc, const char *c
     { "--r-out", 1, "--r-out FILE", shepard_option_store_string, &options->r_path, NULL },
     { "--robs-out", 1, "--robs-out FILE", shepard_option_store_string, &options->r_obs_path, NULL },
     { "--extra-bands", 1, "--extra-bands LIST", handle_extra_bands, &options->extra_bands, NULL },
+    { "--mask-distance", 1, "--mask-distance D", handle_mask_distance, &options->mask_distance, NULL },
+    { "--mask-hull", 0, "--mask-hull", shepard_option_set_flag, &options->mask_hull, NULL },
+    { "-cutline", 1, "-cutline FILE", shepard_option_store_string, &options->cutline, NULL },
+    { "-cl", 1, "-cl LAYER", shepard_option_store_string, &options->cutline_layer, NULL },
     { "-q", 0, "-q", shepard_option_set_flag, &options->quiet, NULL },
   };
 
@@ -251,6 +294,7 @@ shepard_grid_options_clear (ShepardGridOptions *options)
   g_clear_pointer (&options->destination, g_free);
   g_clear_pointer (&options->layer, g_free);
   g_clear_pointer (&options->value_field, g_free);
+  g_clear_pointer (&options->value_fields, g_strfreev);
   g_clear_pointer (&options->open_options, g_strfreev);
   g_clear_pointer (&options->method, g_free);
   g_clear_pointer (&options->format, g_free);
@@ -258,45 +302,59 @@ shepard_grid_options_clear (ShepardGridOptions *options)
   g_clear_pointer (&options->alpha_path, g_free);
   g_clear_pointer (&options->r_path, g_free);
   g_clear_pointer (&options->r_obs_path, g_free);
+  g_clear_pointer (&options->cutline, g_free);
+  g_clear_pointer (&options->cutline_layer, g_free);
 }
 
 const char *
 shepard_grid_usage (void)
 {
-  return "Usage: shepard-grid [-l LAYER] -zfield FIELD [-oo NAME=VALUE]... [-a METHOD]\n"
+  return "Usage: shepard-grid [-l LAYER] -zfield FIELD[,FIELD...] [-oo NAME=VALUE]... [-a METHOD]\n"
          "                    [-txe XMIN XMAX -tye YMIN YMAX | --margin PERCENT]\n"
-         "                    [-outsize W H | -tr XRES YRES]\n"
+         "                    [-outsize W H | -tr XRES YRES [-tap]]\n"
          "                    [-of FORMAT] [-co NAME=VALUE]... [-ot Float32|Float64] [-a_nodata V]\n"
          "                    [--backend auto|cpu|cuda] [--extra-bands LIST] [--alpha-out FILE]\n"
-         "                    [--r-out FILE] [--robs-out FILE] [-q] SRC DST\n"
-         "METHOD: idw[:power=2][:neighbors=all|N]\n"
-         "        aidw[:k=15][:alpha=1.5,2,2.5,3,3.5][:rmin=0][:rmax=2][:area=bbox|hull|A][:neighbors=all|N]\n"
-         "            [:rexp=nearest|knn]\n"
+         "                    [--r-out FILE] [--robs-out FILE]\n"
+         "                    [--mask-distance D] [--mask-hull] [-cutline FILE [-cl LAYER]] [-q] SRC DST\n"
+         "METHOD: idw[:power=2]NEIGHBOURHOOD\n"
+         "        aidw[:k=15][:alpha=1.5,2,2.5,3,3.5][:rmin=0][:rmax=2][:area=bbox|hull|A][:rexp=nearest|knn]\n"
+         "            NEIGHBOURHOOD\n"
+         "NEIGHBOURHOOD (gdal_grid's names): [:smoothing=0][:radius=R | :radius1=R1:radius2=R2[:angle=0]]\n"
+         "        [:max_points=all|N][:min_points=0][:max_points_per_quadrant=0][:min_points_per_quadrant=0]\n"
+         "        [:nodata=V]\n"
          "\n"
          "Interpolates the numeric field FIELD of a point layer SRC (any vector source GDAL reads) into the\n"
          "raster DST with inverse distance weighting (idw) or adaptive IDW (aidw, Mei et al. 2016).\n"
          "\n"
          "  -l LAYER             layer name or 0-based index (default: the first layer)\n"
-         "  -zfield FIELD        the numeric field to interpolate\n"
+         "  -zfield FIELD,...    the numeric field to interpolate; several give one band each, in that order,\n"
+         "                       described by the field's name (a row without a value in a field is skipped\n"
+         "                       for that field only)\n"
          "  -oo NAME=VALUE       open option of the input driver; for CSV the coordinate columns are found by\n"
          "                       name (X_POSSIBLE_NAMES, Y_POSSIBLE_NAMES) and types detected (AUTODETECT_TYPE)\n"
          "  -a METHOD            interpolation method and its parameters (default: idw)\n"
-         "                       neighbors=all weighs every point (the default), N the N nearest;\n"
          "                       area is AIDW's study area: bbox (default), hull, or a value in squared units;\n"
          "                       rexp is what r_obs is compared with: nearest (default, the papers' expected\n"
-         "                       nearest-neighbour distance) or knn (the expected mean distance to the k nearest)\n"
+         "                       nearest-neighbour distance) or knn (the expected mean distance to the k nearest);\n"
+         "                       the neighbourhood weighs the max_points (neighbors=N: the same) nearest points\n"
+         "                       within radius (or the ellipse radius1, radius2 turned by angle degrees\n"
+         "                       counter-clockwise), at most max_points_per_quadrant in each quadrant; fewer than\n"
+         "                       min_points (or min_points_per_quadrant in a quadrant) give nodata; smoothing S\n"
+         "                       weighs by (d^2 + S^2)^(-p/2); nodata=V is the value of cells without data\n"
          "  -txe, -tye           extent of the raster (default: the points' bounding box)\n"
          "  --margin PERCENT     grow the points' bounding box on every side by PERCENT of its longer side\n"
          "                       (default: 0, the box itself; the desktop app's Margin (%) is the same)\n"
          "  -outsize W H         raster size in cells (default: 256 256)\n"
          "  -tr XRES YRES        cell size instead of -outsize\n"
+         "  -tap                 with -tr: grow the extent outwards to multiples of the cell size (as gdalwarp)\n"
          "  -of FORMAT           GDAL raster driver (default: GTiff)\n"
          "  -co NAME=VALUE       creation option of the output driver; GTiff is written with TILED=YES,\n"
          "                       COMPRESS=DEFLATE and PREDICTOR=3, COG with COMPRESS=DEFLATE and PREDICTOR=YES,\n"
          "                       unless -co gives those keys (a -co COMPRESS drops the default PREDICTOR)\n"
          "  -ot TYPE             Float32 (default, fast single-precision path) or Float64 (double precision)\n"
-         "  -a_nodata V          nodata value recorded on every band (default: -9999, or the data type's\n"
-         "                       lowest value when the field's values reach -9999)\n"
+         "  -a_nodata V          nodata value of cells without data, recorded on every band (nodata=V of -a\n"
+         "                       is the same; default: -9999, or the data type's lowest value when the\n"
+         "                       fields' values reach -9999)\n"
          "  --backend B          auto (default: CUDA when a GPU is present, else the CPU), cpu or cuda\n"
          "  --extra-bands LIST   add to DST, after the values in band 1, a band for each of a comma list of\n"
          "                       alpha, r and robs, always in that order; the bands are described by FIELD,\n"
@@ -305,6 +363,14 @@ shepard_grid_usage (void)
          "  --r-out FILE         also write AIDW's density ratio R = r_obs / r_exp of every cell (aidw only)\n"
          "  --robs-out FILE      also write AIDW's r_obs, the mean distance of every cell to its k nearest\n"
          "                       points in map units (aidw only)\n"
+         "  --mask-distance D    nodata where the nearest data point is farther than D (map units) from the\n"
+         "                       cell's centre\n"
+         "  --mask-hull          nodata where the cell's centre lies outside the points' convex hull\n"
+         "  -cutline FILE        nodata where the cell's centre lies outside the polygons of FILE (any vector\n"
+         "                       source OGR reads), reprojected into the points' CRS when theirs differs\n"
+         "  -cl LAYER            the cutline's layer, by name or 0-based index (default: its first layer)\n"
+         "                       (the masks combine: a cell keeps its value only where each keeps it; every\n"
+         "                       band is masked)\n"
          "  -q                   quiet: no progress bar nor report\n"
          "\n"
          "Grid nodes are cell centres, as with gdal_grid. Every raster carries in its metadata where it comes\n"

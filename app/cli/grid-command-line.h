@@ -16,7 +16,8 @@ typedef struct {
   char *source;
   char *destination;
   char *layer;            /* NULL: the first layer */
-  char *value_field;
+  char *value_field;      /* -zfield as given: one field, or several separated by commas */
+  GStrv value_fields;     /* value_field split at its commas, each named once (after a successful parse) */
   GStrv open_options;     /* NAME=VALUE, never NULL */
   char *method;           /* "idw" unless -a */
   gboolean has_extent;
@@ -25,6 +26,7 @@ typedef struct {
   gboolean has_resolution;
   double x_resolution, y_resolution;
   size_t width, height;   /* SHEPARD_GRID_DEFAULT_SIZE unless -outsize; unused with -tr */
+  gboolean target_aligned; /* -tap: the extent grown outwards to multiples of -tr's cell sizes */
   char *format;           /* "GTiff" unless -of */
   GStrv creation_options; /* NAME=VALUE, never NULL */
   gboolean float64;
@@ -35,6 +37,10 @@ typedef struct {
   char *r_path;           /* NULL unless --r-out */
   char *r_obs_path;       /* NULL unless --robs-out */
   ShepardGridExportPlanes extra_bands; /* added to DST as bands; 0 unless --extra-bands */
+  double mask_distance;   /* --mask-distance: above 0; 0 unless given */
+  gboolean mask_hull;     /* --mask-hull */
+  char *cutline;          /* -cutline FILE; NULL unless given */
+  char *cutline_layer;    /* -cl LAYER: the cutline's layer; NULL: its first */
   gboolean quiet;
   gboolean help;          /* --help: print shepard_grid_usage() and nothing else */
 } ShepardGridOptions;

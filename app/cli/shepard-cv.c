@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shepard-cv: cross-validates IDW or AIDW on a point layer from the command line, and tunes their parameters. */
+#include <errno.h>
 #include <gdal.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
@@ -270,6 +271,7 @@ main (int argc, char **argv)
     }
   if (options.help)
     {
+      errno = 0;
       fputs (shepard_cv_usage (), stdout);
       return shepard_cli_finish_stdout (PROGRAM, "the usage");
     }
@@ -290,6 +292,7 @@ main (int argc, char **argv)
     }
   else
     {
+      errno = 0;
       if (options.json)
         print_json (&report, objective);
       else

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shepard-grid: interpolates a point layer into a raster from the command line, in the manner of gdal_grid. */
+#include <errno.h>
+#include <float.h>
 #include <gdal.h>
 #include <glib.h>
 #include <math.h>
@@ -9,6 +11,7 @@
 #include "cli-run.h"
 #include "engine-autocleanups.h"
 #include "export-extent.h"
+#include "field-engines.h"
 #include "file-identity.h"
 #include "grid-command-line.h"
 #include "grid-export.h"
@@ -45,25 +48,42 @@ check_outputs_are_not_source (const ShepardGridOptions *options, GError **error)
   return TRUE;
 }
 
-static gboolean
-plan_grid (const ShepardGridOptions *options, const shepard_engine *engine, shepard_grid *grid, GError **error)
+/* The points' bounding box over every engine: the fields' points may differ (rows skipped in one field only). */
+static void
+bounds_of_engines (shepard_engine *const *engines, size_t n_engines, double bounds[4])
 {
-  double x_min = options->x_min, x_max = options->x_max, y_min = options->y_min, y_max = options->y_max;
+  shepard_engine_bounds (engines[0], &bounds[0], &bounds[1], &bounds[2], &bounds[3]);
+  for (size_t i = 1; i < n_engines; i++)
+    {
+      double other[4];
+      shepard_engine_bounds (engines[i], &other[0], &other[1], &other[2], &other[3]);
+      bounds[0] = MIN (bounds[0], other[0]);
+      bounds[1] = MIN (bounds[1], other[1]);
+      bounds[2] = MAX (bounds[2], other[2]);
+      bounds[3] = MAX (bounds[3], other[3]);
+    }
+}
+
+static gboolean
+plan_grid (const ShepardGridOptions *options, shepard_engine *const *engines, size_t n_engines, shepard_grid *grid,
+           GError **error)
+{
+  double extent[4] = { options->x_min, options->y_min, options->x_max, options->y_max };
 
   if (!options->has_extent)
     {
-      double bounds[4], extent[4];
-      shepard_engine_bounds (engine, &bounds[0], &bounds[1], &bounds[2], &bounds[3]);
+      double bounds[4];
+      bounds_of_engines (engines, n_engines, bounds);
       if (!shepard_export_extent (bounds, options->margin_percent, extent, error))
         {
           g_prefix_error (error, "-txe XMIN XMAX -tye YMIN YMAX or --margin PERCENT: ");
           return FALSE;
         }
-      x_min = extent[0];
-      y_min = extent[1];
-      x_max = extent[2];
-      y_max = extent[3];
     }
+  if (options->target_aligned
+      && !shepard_grid_align_extent (extent, options->x_resolution, options->y_resolution, extent, error))
+    return FALSE;
+  double x_min = extent[0], y_min = extent[1], x_max = extent[2], y_max = extent[3];
   size_t width = options->width, height = options->height;
   if (options->has_resolution
       && (!shepard_grid_cells_for_resolution (x_max - x_min, options->x_resolution, "x", &width, error)
@@ -79,35 +99,120 @@ plan_grid (const ShepardGridOptions *options, const shepard_engine *engine, shep
   return TRUE;
 }
 
-static double
-default_nodata (GDALDataType data_type, const ShepardPointLayer *points)
+static void
+value_range (GPtrArray *fields, double *value_min, double *value_max)
 {
-  double value_min = INFINITY, value_max = -INFINITY;
-
-  for (size_t i = 0; i < points->count; i++)
+  *value_min = INFINITY;
+  *value_max = -INFINITY;
+  for (guint f = 0; f < fields->len; f++)
     {
-      value_min = MIN (value_min, points->z[i]);
-      value_max = MAX (value_max, points->z[i]);
+      const ShepardPointLayer *points = g_ptr_array_index (fields, f);
+      for (size_t i = 0; i < points->count; i++)
+        {
+          *value_min = MIN (*value_min, points->z[i]);
+          *value_max = MAX (*value_max, points->z[i]);
+        }
     }
-  return shepard_raster_default_nodata (data_type, value_min, value_max);
+}
+
+/* nodata=V of -a, else -a_nodata, else a default that no value of the fields reaches. A nodata value the user gives
+ * is written as given, as gdal_grid does, even where interpolated values could reach it: then a warning says so. */
+static gboolean
+choose_nodata (const ShepardGridOptions *options, const ShepardMethodNodata *method_nodata, GPtrArray *fields,
+               ShepardRasterFormat *format, GError **error)
+{
+  gboolean same = method_nodata->value == options->nodata || (isnan (method_nodata->value) && isnan (options->nodata));
+  if (method_nodata->is_set && options->has_nodata && !same)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                   "the method's nodata=%g and -a_nodata %g differ: give the nodata value once", method_nodata->value,
+                   options->nodata);
+      return FALSE;
+    }
+  double value_min, value_max;
+  value_range (fields, &value_min, &value_max);
+  format->has_nodata = TRUE;
+  if (method_nodata->is_set || options->has_nodata)
+    {
+      format->nodata = method_nodata->is_set ? method_nodata->value : options->nodata;
+      if (!options->quiet && value_min <= format->nodata && format->nodata <= value_max)
+        fprintf (stderr, "Warning: the nodata value %.10g lies within the values (%.10g to %.10g): a cell that "
+                 "interpolates to it reads as nodata\n", format->nodata, value_min, value_max);
+    }
+  else
+    format->nodata = shepard_raster_default_nodata (format->data_type, value_min, value_max);
+  return TRUE;
+}
+
+/* GDAL clamps what a Float32 band cannot hold to its largest value, which would change the values unsaid. */
+static gboolean
+check_values_fit (GDALDataType data_type, GPtrArray *fields, GError **error)
+{
+  double value_min, value_max;
+
+  value_range (fields, &value_min, &value_max);
+  if (data_type == GDT_Float32 && (value_min < -FLT_MAX || value_max > FLT_MAX))
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                   "the values reach %.10g, beyond what a Float32 raster holds (%g): give -ot Float64",
+                   value_min < -FLT_MAX ? value_min : value_max, (double) FLT_MAX);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The masks of --mask-distance, --mask-hull and -cutline, NULL without any; distance and hull are those of the
+ * points of all fields together. */
+static gboolean
+build_mask (const ShepardGridOptions *options, GPtrArray *fields, ShepardGridMask **result, GError **error)
+{
+  *result = NULL;
+  if (options->mask_distance <= 0.0 && !options->mask_hull && options->cutline == NULL)
+    return TRUE;
+
+  g_autoptr (ShepardGridMask) mask = shepard_grid_mask_new ();
+  g_autoptr (GArray) x = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) y = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint f = 0; f < fields->len; f++)
+    {
+      const ShepardPointLayer *points = g_ptr_array_index (fields, f);
+      g_array_append_vals (x, points->x, (guint) points->count);
+      g_array_append_vals (y, points->y, (guint) points->count);
+    }
+  const double *all_x = (const double *) x->data, *all_y = (const double *) y->data;
+  if (options->mask_distance > 0.0
+      && !shepard_grid_mask_add_distance (mask, all_x, all_y, x->len, options->mask_distance, error))
+    return FALSE;
+  if (options->mask_hull && !shepard_grid_mask_add_hull (mask, all_x, all_y, x->len, error))
+    {
+      g_prefix_error (error, "--mask-hull: ");
+      return FALSE;
+    }
+  const ShepardPointLayer *first_field = g_ptr_array_index (fields, 0);
+  if (options->cutline != NULL
+      && !shepard_grid_mask_add_cutline (mask, options->cutline, options->cutline_layer, first_field->crs_wkt, error))
+    return FALSE;
+  *result = g_steal_pointer (&mask);
+  return TRUE;
 }
 
 static gboolean
 run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **error)
 {
   shepard_params params;
-  if (!shepard_method_spec_parse (options->method, &params, error))
+  ShepardMethodNodata method_nodata;
+  if (!shepard_method_spec_parse_with_nodata (options->method, &params, &method_nodata, error))
     return FALSE;
   if (!check_outputs_are_not_source (options, error))
     return FALSE;
 
+  guint n_fields = g_strv_length (options->value_fields);
   ShepardGridExport request = {
     .value_path = options->destination,
     .alpha_path = options->alpha_path,
     .r_path = options->r_path,
     .r_obs_path = options->r_obs_path,
     .extra_bands = options->extra_bands,
-    .value_name = options->value_field,
     .format = {
       .driver_name = options->format,
       .data_type = options->float64 ? GDT_Float64 : GDT_Float32,
@@ -116,40 +221,70 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
       .creation_options = (const char *const *) options->creation_options,
     },
   };
+  /* Checked for the bands of every field before anything is read; the fields' engines come later. */
+  g_autofree ShepardGridExportField *unstarted = g_new0 (ShepardGridExportField, n_fields);
+  if (n_fields > 1)
+    {
+      request.fields = unstarted;
+      request.n_fields = n_fields;
+    }
   if (!shepard_grid_export_check (&params, &request, error))
     return FALSE;
 
-  g_autoptr (ShepardPointLayer) points = shepard_cli_read_points (options->source, options->layer, options->value_field,
-                                                                  (const char *const *) options->open_options, error);
-  if (points == NULL)
+  g_autoptr (GPtrArray) fields = shepard_cli_read_fields (options->source, options->layer,
+                                                          (const char *const *) options->value_fields,
+                                                          (const char *const *) options->open_options, error);
+  if (fields == NULL)
     return FALSE;
+  const ShepardPointLayer *first_field = g_ptr_array_index (fields, 0);
   if (!options->quiet)
-    shepard_cli_report_points (points);
-  request.format.crs_wkt = points->crs_wkt;
-  if (!options->has_nodata)
-    request.format.nodata = default_nodata (request.format.data_type, points);
-  request.format.has_nodata = TRUE;
+    for (guint f = 0; f < fields->len; f++)
+      {
+        shepard_cli_report_points (g_ptr_array_index (fields, f));
+        shepard_cli_report_duplicates (g_ptr_array_index (fields, f));
+      }
+  request.format.crs_wkt = first_field->crs_wkt;
+  request.value_name = first_field->field_name;
+  if (!check_values_fit (request.format.data_type, fields, error)
+      || !choose_nodata (options, &method_nodata, fields, &request.format, error))
+    return FALSE;
+  g_autoptr (ShepardGridMask) mask = NULL;
+  if (!build_mask (options, fields, &mask, error))
+    return FALSE;
+  request.mask = mask;
 
   shepard_precision precision = options->float64 ? SHEPARD_PRECISION_FLOAT64 : SHEPARD_PRECISION_FLOAT32;
-  g_autoptr (shepard_engine) engine = shepard_cli_start_engine (options->backend, precision, points, options->quiet,
-                                                                error);
-  shepard_grid grid;
-  if (engine == NULL || !plan_grid (options, engine, &grid, error))
+  g_auto (ShepardFieldEngines) engines = { 0 };
+  if (!shepard_field_engines_init (&engines, fields, options->backend, precision, error))
     return FALSE;
-  g_autofree char *method = shepard_method_spec_format (&params);
+  shepard_engine *first_engine = engines.fields[0].engine;
+  if (!options->quiet)
+    fprintf (stderr, "Backend: %s\n", shepard_engine_describe (first_engine));
+  if (n_fields > 1)
+    request.fields = engines.fields;
+  shepard_grid grid;
+  if (!plan_grid (options, (shepard_engine *const *) engines.engines->pdata, engines.engines->len, &grid, error))
+    return FALSE;
+  g_autofree char *method = shepard_method_spec_format_with_nodata (&params, &method_nodata);
+  g_autoptr (GString) field_names = g_string_new (NULL);
+  for (guint f = 0; f < fields->len; f++)
+    g_string_append_printf (field_names, "%s%s", f > 0 ? "," : "",
+                            ((const ShepardPointLayer *) g_ptr_array_index (fields, f))->field_name);
+  g_autofree char *mask_options = mask != NULL ? shepard_grid_mask_describe (mask) : NULL;
   ShepardRasterProvenance provenance = {
     .source = options->source,
-    .layer = points->layer_name,
-    .field = points->field_name,
+    .layer = first_field->layer_name,
+    .field = field_names->str,
     .open_options = (const char *const *) options->open_options,
-    .n_points = points->count,
+    .n_points = first_field->count,
     .method = method,
-    .engine = engine,
+    .engine = first_engine,
     .precision = precision,
+    .mask = mask_options,
   };
   g_auto (GStrv) metadata = shepard_raster_metadata_new (&provenance);
   request.format.metadata = (const char *const *) metadata;
-  return shepard_grid_export (engine, &params, &grid, &request, shepard_terminal_progress_report, bar, error);
+  return shepard_grid_export (first_engine, &params, &grid, &request, shepard_terminal_progress_report, bar, error);
 }
 
 int
@@ -165,6 +300,7 @@ main (int argc, char **argv)
     }
   if (options.help)
     {
+      errno = 0;
       fputs (shepard_grid_usage (), stdout);
       return shepard_cli_finish_stdout (PROGRAM, "the usage");
     }

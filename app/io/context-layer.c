@@ -8,10 +8,9 @@
 
 #include "gdal-autocleanups.h"
 #include "gdal-error-trap.h"
+#include "layer-reprojection.h"
 #include "shepard-app-error.h"
 
-G_DEFINE_AUTO_CLEANUP_FREE_FUNC (OGRSpatialReferenceH, OSRDestroySpatialReference, NULL)
-G_DEFINE_AUTO_CLEANUP_FREE_FUNC (OGRCoordinateTransformationH, OCTDestroyCoordinateTransformation, NULL)
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (OGRGeometryH, OGR_G_DestroyGeometry, NULL)
 
 typedef struct {
@@ -112,43 +111,6 @@ find_layer (GDALDatasetH dataset, const char *source, const char *wanted, GError
   return layer;
 }
 
-/* NULL without an error when no transformation is needed. */
-static OGRCoordinateTransformationH
-make_transformation (OGRLayerH layer, const char *source, const char *target_crs_wkt, gboolean *needed,
-                     GError **error)
-{
-  OGRSpatialReferenceH layer_crs = OGR_L_GetSpatialRef (layer);
-
-  *needed = FALSE;
-  if (target_crs_wkt == NULL || layer_crs == NULL)
-    return NULL;
-  g_auto (OGRSpatialReferenceH) target = OSRNewSpatialReference (NULL);
-  if (OSRSetFromUserInput (target, target_crs_wkt) != OGRERR_NONE)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_GEOMETRY,
-                   "The map's CRS is not one GDAL understands, so “%s” cannot be placed on it.", source);
-      return NULL;
-    }
-  g_auto (OGRSpatialReferenceH) from = OSRClone (layer_crs);
-  /* x is easting (or longitude) on both sides, whatever axis order the CRS's authority defines. */
-  OSRSetAxisMappingStrategy (from, OAMS_TRADITIONAL_GIS_ORDER);
-  OSRSetAxisMappingStrategy (target, OAMS_TRADITIONAL_GIS_ORDER);
-  if (OSRIsSame (from, target))
-    return NULL;
-  OGRCoordinateTransformationH transformation = OCTNewCoordinateTransformation (from, target);
-  if (transformation == NULL)
-    {
-      const char *name = OSRGetName (from);
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_GEOMETRY,
-                   "“%s” is in %s, which cannot be transformed into the point layer's CRS: reproject it first "
-                   "(ogr2ogr -t_srs).",
-                   source, name != NULL ? name : "a CRS");
-      return NULL;
-    }
-  *needed = TRUE;
-  return transformation;
-}
-
 ShepardContextLayer *
 shepard_context_layer_read (const char *source, const char *layer, const char *target_crs_wkt, GError **error)
 {
@@ -184,15 +146,17 @@ shepard_context_layer_read (const char *source, const char *layer, const char *t
       return NULL;
     }
 
-  gboolean reproject = FALSE;
   GError *transformation_error = NULL;
-  g_auto (OGRCoordinateTransformationH) transformation = make_transformation (handle, source, target_crs_wkt,
-                                                                              &reproject, &transformation_error);
+  g_autofree char *described = g_strdup_printf ("“%s”", source);
+  g_auto (OGRCoordinateTransformationH) transformation = shepard_layer_reprojection_new (handle, target_crs_wkt,
+                                                                                        described,
+                                                                                        &transformation_error);
   if (transformation_error != NULL)
     {
       g_propagate_error (error, transformation_error);
       return NULL;
     }
+  gboolean reproject = transformation != NULL;
 
   Strips strips = {
     .x = g_array_new (FALSE, FALSE, sizeof (double)),

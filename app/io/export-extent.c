@@ -20,6 +20,16 @@ shepard_export_extent (const double bounds[4], double margin_percent, double ext
     }
   double margin = MAX (bounds[2] - bounds[0], bounds[3] - bounds[1]) * margin_percent / 100.0;
   double grown[4] = { bounds[0] - margin, bounds[1] - margin, bounds[2] + margin, bounds[3] + margin };
+  /* Finite points can lie more than the largest double apart, and a large margin can take the box past it. */
+  if (!isfinite (grown[2] - grown[0]) || !isfinite (grown[3] - grown[1]))
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                   "the points' box (x %.10g to %.10g, y %.10g to %.10g) grown by %g%% is too large to compute with: "
+                   "give the raster's extent%s",
+                   bounds[0], bounds[2], bounds[1], bounds[3], margin_percent,
+                   margin_percent > 0.0 ? " or a smaller margin" : "");
+      return FALSE;
+    }
   if (!(grown[2] > grown[0]) || !(grown[3] > grown[1]))
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_DEGENERATE_AREA,

@@ -96,6 +96,7 @@ shepard_grid_export_check (const shepard_params *params, const ShepardGridExport
 {
   g_return_val_if_fail (params != NULL && request != NULL && request->value_path != NULL, FALSE);
   g_return_val_if_fail ((request->extra_bands & ~SHEPARD_GRID_EXPORT_ALL_PLANES) == 0, FALSE);
+  g_return_val_if_fail ((request->fields == NULL) == (request->n_fields == 0), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   /* IDW measures no density around a cell; its alpha is the power p of every cell, which the engine writes. */
@@ -119,7 +120,7 @@ shepard_grid_export_check (const shepard_params *params, const ShepardGridExport
                        planes[plane].name, plane_path (request, plane), planes[other].name);
           return FALSE;
         }
-  size_t value_bands = 1;
+  size_t value_bands = MAX (request->n_fields, 1);
   for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
     value_bands += (request->extra_bands & planes[plane].flag) != 0;
   g_auto (WrittenFormat) written = { 0 };
@@ -127,47 +128,109 @@ shepard_grid_export_check (const shepard_params *params, const ShepardGridExport
   return shepard_raster_format_find_driver_for_bands (&written.format, value_bands, error) != NULL;
 }
 
-/* One raster to write and the plane each of its bands holds. */
+/* What one band of a raster holds: a plane, and for the values which field. */
+typedef struct {
+  Plane plane;
+  size_t field; /* PLANE_VALUES: the index into ExportPlan.fields */
+} ExportBand;
+
+/* One raster to write and what each of its bands holds. */
 typedef struct {
   ShepardAtomicRaster *raster;
   size_t n_bands;
-  Plane bands[N_PLANES];
+  ExportBand *bands;
 } ExportRaster;
+
+/* An engine the export computes with, once per band of rows: all its fields at a time. */
+typedef struct {
+  shepard_engine *engine;
+  size_t n_fields;
+  double *values; /* n_fields planes of a band of rows, field after field, as the engine writes them */
+} ExportEngine;
 
 typedef struct {
   ExportRaster rasters[N_PLANES]; /* the value raster first, then each plane asked for in a raster of its own */
   size_t n_rasters;
   gboolean computed[N_PLANES];    /* the planes written anywhere, and r_obs for R */
+  ShepardGridExportField *fields; /* the value bands */
+  size_t n_fields;
+  ExportEngine *engines;          /* the engine given first (alpha, R and r_obs are its), then the fields' others */
+  size_t n_engines;
+  size_t *engine_of_field;        /* n_fields */
+  ShepardGridMask *mask;          /* borrowed from the request; NULL: none */
 } ExportPlan;
 
 static void
 export_plan_clear (ExportPlan *plan)
 {
   for (size_t i = 0; i < plan->n_rasters; i++)
-    g_clear_pointer (&plan->rasters[i].raster, shepard_atomic_raster_free);
+    {
+      g_clear_pointer (&plan->rasters[i].raster, shepard_atomic_raster_free);
+      g_clear_pointer (&plan->rasters[i].bands, g_free);
+    }
+  g_clear_pointer (&plan->fields, g_free);
+  g_clear_pointer (&plan->engines, g_free);
+  g_clear_pointer (&plan->engine_of_field, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ExportPlan, export_plan_clear)
 
+/* The value fields and the engines that compute them, each engine once however many of its fields are written. */
 static void
-plan_export (const ShepardGridExport *request, ExportPlan *plan)
+plan_fields (shepard_engine *engine, const ShepardGridExport *request, ExportPlan *plan)
 {
+  const ShepardGridExportField one_field = { engine, 0, request->value_name };
+  const ShepardGridExportField *fields = request->fields != NULL ? request->fields : &one_field;
+
+  plan->n_fields = MAX (request->n_fields, 1);
+  plan->fields = g_memdup2 (fields, plan->n_fields * sizeof *fields);
+  plan->engines = g_new0 (ExportEngine, plan->n_fields + 1);
+  plan->engine_of_field = g_new0 (size_t, plan->n_fields);
+  plan->engines[plan->n_engines++] = (ExportEngine) { engine, shepard_engine_n_fields (engine), NULL };
+  for (size_t field = 0; field < plan->n_fields; field++)
+    {
+      size_t index = 0;
+      while (index < plan->n_engines && plan->engines[index].engine != fields[field].engine)
+        index++;
+      if (index == plan->n_engines)
+        plan->engines[plan->n_engines++]
+          = (ExportEngine) { fields[field].engine, shepard_engine_n_fields (fields[field].engine), NULL };
+      plan->engine_of_field[field] = index;
+    }
+}
+
+static void
+plan_export (shepard_engine *engine, const ShepardGridExport *request, ExportPlan *plan)
+{
+  plan_fields (engine, request, plan);
   ExportRaster *value_raster = &plan->rasters[plan->n_rasters++];
 
-  value_raster->bands[value_raster->n_bands++] = PLANE_VALUES;
+  value_raster->bands = g_new (ExportBand, plan->n_fields + N_PLANES - 1);
+  for (size_t field = 0; field < plan->n_fields; field++)
+    value_raster->bands[value_raster->n_bands++] = (ExportBand) { PLANE_VALUES, field };
   for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
     if ((request->extra_bands & planes[plane].flag) != 0)
-      value_raster->bands[value_raster->n_bands++] = plane;
+      value_raster->bands[value_raster->n_bands++] = (ExportBand) { plane, 0 };
   for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
     if (plane_path (request, plane) != NULL)
       {
         ExportRaster *own = &plan->rasters[plan->n_rasters++];
-        own->bands[own->n_bands++] = plane;
+        own->bands = g_new (ExportBand, 1);
+        own->bands[own->n_bands++] = (ExportBand) { plane, 0 };
       }
   for (size_t i = 0; i < plan->n_rasters; i++)
     for (size_t band = 0; band < plan->rasters[i].n_bands; band++)
-      plan->computed[plan->rasters[i].bands[band]] = TRUE;
+      plan->computed[plan->rasters[i].bands[band].plane] = TRUE;
   plan->computed[PLANE_R_OBS] |= plan->computed[PLANE_R];
+}
+
+static const char *
+band_description (const ExportPlan *plan, const ExportBand *band)
+{
+  if (band->plane != PLANE_VALUES)
+    return planes[band->plane].name;
+  const char *name = plan->fields[band->field].name;
+  return name != NULL ? name : planes[PLANE_VALUES].name;
 }
 
 /* Creates every raster of the plan, so that whatever the format refuses is refused before any work. */
@@ -182,17 +245,15 @@ create_rasters (const ShepardGridExport *request, const shepard_grid *grid, Expo
   for (size_t i = 0; i < plan->n_rasters; i++)
     {
       ExportRaster *output = &plan->rasters[i];
-      const char *descriptions[N_PLANES];
+      g_autofree const char **descriptions = g_new (const char *, output->n_bands);
       for (size_t band = 0; band < output->n_bands; band++)
-        descriptions[band] = output->bands[band] == PLANE_VALUES && request->value_name != NULL
-                               ? request->value_name
-                               : planes[output->bands[band]].name;
+        descriptions[band] = band_description (plan, &output->bands[band]);
       /* One band needs no name; left undescribed, it is written as before (no PAM side-car where a format cannot
        * store descriptions). */
-      output->raster = shepard_atomic_raster_create_bands (plane_path (request, output->bands[0]), &written.format,
-                                                           grid->width, grid->height, output->n_bands,
-                                                           output->n_bands > 1 ? descriptions : NULL, geotransform,
-                                                           error);
+      output->raster = shepard_atomic_raster_create_bands (plane_path (request, output->bands[0].plane),
+                                                           &written.format, grid->width, grid->height,
+                                                           output->n_bands, output->n_bands > 1 ? descriptions : NULL,
+                                                           geotransform, error);
       if (output->raster == NULL)
         return FALSE;
     }
@@ -208,14 +269,52 @@ rows_per_band (const shepard_grid *grid, size_t band_bytes, size_t outputs)
   return CLAMP (rows, (size_t) 1, grid->height);
 }
 
+/* The rows of a band that a raster's band holds. */
+static const double *
+rows_for_band (const ExportPlan *plan, double *const *rows_of, const ExportBand *band, size_t cells)
+{
+  if (band->plane != PLANE_VALUES)
+    return rows_of[band->plane];
+  const ExportEngine *engine = &plan->engines[plan->engine_of_field[band->field]];
+  return engine->values + plan->fields[band->field].field * cells;
+}
+
+/* A cell with no data is NaN in the engine's output (and a masked cell, in any plane): the raster's nodata value. */
+static void
+write_nodata_for_nan (double *values, size_t count, double nodata)
+{
+  for (size_t i = 0; i < count; i++)
+    if (isnan (values[i]))
+      values[i] = nodata;
+}
+
+/* Sets the masked cells of a band of rows to NaN in every plane computed, values of every field included. */
 static gboolean
-compute_and_write (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid,
-                   const ExportPlan *plan, double r_exp, size_t band_bytes,
-                   const ShepardScaledProgress *compute_progress, GError **error)
+mask_band (const ExportPlan *plan, const shepard_grid *grid, double *const *rows_of, size_t first_row, size_t rows,
+           GError **error)
+{
+  size_t cells = rows * grid->width;
+  g_autoptr (GPtrArray) band_planes = g_ptr_array_new ();
+
+  for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
+    if (rows_of[plane] != NULL)
+      g_ptr_array_add (band_planes, rows_of[plane]);
+  for (size_t i = 0; i < plan->n_engines; i++)
+    for (size_t field = 0; field < plan->engines[i].n_fields; field++)
+      g_ptr_array_add (band_planes, plan->engines[i].values + field * cells);
+  return shepard_grid_mask_apply (plan->mask, grid, first_row, rows, (double *const *) band_planes->pdata,
+                                  band_planes->len, error);
+}
+
+static gboolean
+compute_and_write (const shepard_params *params, const shepard_grid *grid, const ExportPlan *plan, double r_exp,
+                   double nodata, size_t band_bytes, const ShepardScaledProgress *compute_progress, GError **error)
 {
   size_t n_computed = 0;
-  for (Plane plane = PLANE_VALUES; plane < N_PLANES; plane++)
+  for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
     n_computed += plan->computed[plane];
+  for (size_t i = 0; i < plan->n_engines; i++)
+    n_computed += plan->engines[i].n_fields;
 
   size_t band_rows = rows_per_band (grid, band_bytes, n_computed);
   size_t band_cells = band_rows * grid->width;
@@ -228,16 +327,22 @@ compute_and_write (shepard_engine *engine, const shepard_params *params, const s
     }
   double *rows_of[N_PLANES] = { NULL };
   double *next = memory;
-  for (Plane plane = PLANE_VALUES; plane < N_PLANES; plane++)
+  for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
     if (plan->computed[plane])
       {
         rows_of[plane] = next;
         next += band_cells;
       }
+  for (size_t i = 0; i < plan->n_engines; i++)
+    {
+      plan->engines[i].values = next;
+      next += plan->engines[i].n_fields * band_cells;
+    }
 
   for (size_t first_row = 0; first_row < grid->height; first_row += band_rows)
     {
       size_t rows = MIN (band_rows, grid->height - first_row);
+      size_t cells = rows * grid->width;
       shepard_grid band = *grid;
       band.y_max = grid->y_max - (double) first_row * grid->dy;
       band.height = rows;
@@ -245,26 +350,41 @@ compute_and_write (shepard_engine *engine, const shepard_params *params, const s
       band_progress.start += compute_progress->span * (double) first_row / (double) grid->height;
       band_progress.span *= (double) rows / (double) grid->height;
 
-      shepard_outputs outputs = {
-        .values = rows_of[PLANE_VALUES],
-        .alpha = rows_of[PLANE_ALPHA],
-        .r_obs = rows_of[PLANE_R_OBS],
-      };
-      shepard_error engine_error = { 0 };
-      if (shepard_engine_interpolate_grid (engine, params, &band, &outputs, shepard_scaled_progress_report_engine,
-                                           &band_progress, &engine_error)
-          != SHEPARD_OK)
+      for (size_t i = 0; i < plan->n_engines; i++)
         {
-          shepard_app_error_set_from_engine (error, &engine_error);
-          return FALSE;
+          ShepardScaledProgress engine_progress = band_progress;
+          engine_progress.start += band_progress.span * (double) i / (double) plan->n_engines;
+          engine_progress.span /= (double) plan->n_engines;
+          /* The values of a band of fewer rows than band_rows lie packed, field after field, at that band's size. */
+          shepard_outputs outputs = {
+            .values = plan->engines[i].values,
+            .alpha = i == 0 ? rows_of[PLANE_ALPHA] : NULL,
+            .r_obs = i == 0 ? rows_of[PLANE_R_OBS] : NULL,
+          };
+          shepard_error engine_error = { 0 };
+          if (shepard_engine_interpolate_grid (plan->engines[i].engine, params, &band, &outputs,
+                                               shepard_scaled_progress_report_engine, &engine_progress, &engine_error)
+              != SHEPARD_OK)
+            {
+              shepard_app_error_set_from_engine (error, &engine_error);
+              return FALSE;
+            }
         }
       if (rows_of[PLANE_R] != NULL)
-        for (size_t i = 0; i < rows * grid->width; i++)
+        for (size_t i = 0; i < cells; i++)
           rows_of[PLANE_R][i] = rows_of[PLANE_R_OBS][i] / r_exp;
+      if (plan->mask != NULL && !mask_band (plan, grid, rows_of, first_row, rows, error))
+        return FALSE;
+      for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
+        if (rows_of[plane] != NULL)
+          write_nodata_for_nan (rows_of[plane], cells, nodata);
+      for (size_t i = 0; i < plan->n_engines; i++)
+        write_nodata_for_nan (plan->engines[i].values, plan->engines[i].n_fields * cells, nodata);
       for (size_t i = 0; i < plan->n_rasters; i++)
         for (size_t b = 0; b < plan->rasters[i].n_bands; b++)
           if (!shepard_atomic_raster_write_band_rows (plan->rasters[i].raster, b + 1, first_row, rows,
-                                                      rows_of[plan->rasters[i].bands[b]], error))
+                                                      rows_for_band (plan, rows_of, &plan->rasters[i].bands[b], cells),
+                                                      error))
             return FALSE;
       if (!shepard_scaled_progress_report (1.0, NULL, &band_progress))
         return report_cancelled (error);
@@ -280,7 +400,7 @@ prefix_rasters_in_place (const ShepardGridExport *request, const ExportPlan *pla
 
   for (size_t i = 0; i < committed; i++)
     {
-      Plane plane = plan->rasters[i].bands[0];
+      Plane plane = plan->rasters[i].bands[0].plane;
       g_string_append_printf (in_place, "%sthe %s raster \"%s\"", i > 0 ? ", " : "", planes[plane].name,
                               plane_path (request, plane));
     }
@@ -294,12 +414,18 @@ shepard_grid_export (shepard_engine *engine, const shepard_params *params, const
 {
   g_return_val_if_fail (engine != NULL && params != NULL && grid != NULL && request != NULL, FALSE);
   g_return_val_if_fail (request->value_path != NULL, FALSE);
+  g_return_val_if_fail (request->fields == NULL || request->fields[0].engine == engine, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (!shepard_grid_export_check (params, request, error))
     return FALSE;
+  for (size_t field = 0; field < request->n_fields; field++)
+    g_return_val_if_fail (request->fields[field].engine != NULL
+                            && request->fields[field].field < shepard_engine_n_fields (request->fields[field].engine),
+                          FALSE);
   g_auto (ExportPlan) plan = { 0 };
-  plan_export (request, &plan);
+  plan_export (engine, request, &plan);
+  plan.mask = request->mask;
   double r_exp = NAN;
   shepard_error engine_error = { 0 };
   if (plan.computed[PLANE_R] && shepard_engine_expected_distance (engine, params, &r_exp, &engine_error) != SHEPARD_OK)
@@ -319,7 +445,9 @@ shepard_grid_export (shepard_engine *engine, const shepard_params *params, const
     .start = 0.0,
     .span = compute_share,
   };
-  if (!compute_and_write (engine, params, grid, &plan, r_exp,
+  g_auto (WrittenFormat) written = { 0 };
+  written_format_init (&written, &request->format);
+  if (!compute_and_write (params, grid, &plan, r_exp, written.format.nodata,
                           request->band_bytes > 0 ? request->band_bytes : SHEPARD_GRID_EXPORT_BAND_BYTES,
                           &compute_progress, error))
     return FALSE;

@@ -4,6 +4,7 @@
 #include <gdal.h>
 #include <glib.h>
 
+#include "grid-mask.h"
 #include "raster-format.h"
 #include "shepard-engine.h"
 
@@ -22,13 +23,22 @@ typedef enum {
 
 #define SHEPARD_GRID_EXPORT_ALL_PLANES (SHEPARD_GRID_EXPORT_ALPHA | SHEPARD_GRID_EXPORT_R | SHEPARD_GRID_EXPORT_R_OBS)
 
+/* Where a value band comes from: one value field of an engine whose points are set (set_points_fields). Fields over
+ * the same points share an engine, and so its neighbour search and alpha. */
+typedef struct {
+  shepard_engine *engine;
+  size_t field;     /* < shepard_engine_n_fields (engine) */
+  const char *name; /* the band's description: the field's name */
+} ShepardGridExportField;
+
 /* What to write. Every path names a raster of its own, all in format; zero or NULL fields ask for nothing more than
  * the values, so a request written before the planes existed means what it meant. */
 typedef struct {
   const char *value_path;
   const char *alpha_path; /* also write the power alpha of every cell to a raster of its own here; NULL: don't */
   /* Written with the driver's default creation options added (shepard_raster_format_creation_options), its
-   * metadata in every raster and a nodata value on every band: the format's, else -9999. */
+   * metadata in every raster and a nodata value on every band: the format's, else -9999. The engine's NaN, a cell
+   * with no data (too few points in its neighbourhood), is written as that nodata value in every band. */
   ShepardRasterFormat format;
   size_t band_bytes;      /* 0: SHEPARD_GRID_EXPORT_BAND_BYTES */
   /* Planes added to the value raster as bands 2, 3, ... always in the order alpha, R, r_obs; band 1 stays the
@@ -37,6 +47,13 @@ typedef struct {
   const char *r_path;     /* AIDW only: also write R of every cell to a raster of its own here; NULL: don't */
   const char *r_obs_path; /* AIDW only: also write r_obs of every cell to a raster of its own here; NULL: don't */
   const char *value_name; /* the description of band 1 when the value raster has extra bands; NULL: "value" */
+  /* Several value fields: bands 1 to n_fields of the value raster, in this order, each described by its name (the
+   * planes of extra_bands follow them). NULL: one value band, field 0 of the engine given to shepard_grid_export,
+   * described by value_name. */
+  const ShepardGridExportField *fields;
+  size_t n_fields;
+  /* The cells it masks are nodata in every band of every raster (grid-mask.h); NULL: no mask. */
+  ShepardGridMask *mask;
 } ShepardGridExport;
 
 /* The description of a plane's band ("alpha", "R", "r_obs"): plane is one of the flags. */
@@ -51,7 +68,8 @@ const char *shepard_grid_export_plane_name (ShepardGridExportPlanes plane);
  * also an input is for the caller, which knows its inputs. */
 gboolean shepard_grid_export_check (const shepard_params *params, const ShepardGridExport *request, GError **error);
 
-/* Interpolates the grid with the engine (its points already set) and writes every raster the request asks for
+/* Interpolates the grid with the engine (its points already set; it gives alpha, R and r_obs, and the values unless
+ * request->fields names them, whose first must then be of this engine) and writes every raster the request asks for
  * through GDAL, band by band (rows of every plane at a time, never a whole raster in memory), each raster
  * atomically. A format that cannot hold the request (too many bands, a data type it cannot store) fails before any
  * work. On success every raster is in place. All are whole before the first is moved onto its target, so a failure

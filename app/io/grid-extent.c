@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "grid-extent.h"
 
+#include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "shepard-app-error.h"
 
@@ -18,6 +20,17 @@ check_axis (const char *axis, double low, double high, size_t cells, GError **er
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
                    "the grid needs 1 to %zu cells in %s, not %zu", SHEPARD_GRID_MAX_SIZE, axis, cells);
+      return FALSE;
+    }
+  /* Two finite ends can be more than the largest double apart, and a tiny extent over many cells gives cells of no
+   * size: either grid has no cell centres to compute. */
+  double cell = (high - low) / (double) cells;
+  if (!isfinite (cell) || !(cell > 0.0))
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                   "the extent in %s, %.17g to %.17g, cannot be cut into %zu cells (%s): give a %s extent", axis, low,
+                   high, cells, isfinite (cell) ? "they would have no size" : "it is too wide to compute with",
+                   isfinite (cell) ? "wider" : "narrower");
       return FALSE;
     }
   return TRUE;
@@ -73,6 +86,32 @@ shepard_grid_cells_for_resolution (double extent, double resolution, const char 
   return TRUE;
 }
 
+gboolean
+shepard_grid_align_extent (const double extent[4], double x_resolution, double y_resolution, double aligned[4],
+                           GError **error)
+{
+  g_return_val_if_fail (extent != NULL && aligned != NULL, FALSE);
+  g_return_val_if_fail (x_resolution > 0.0 && y_resolution > 0.0, FALSE);
+
+  const double resolution[4] = { x_resolution, y_resolution, x_resolution, y_resolution };
+  double result[4];
+  for (int i = 0; i < 4; i++)
+    {
+      double multiples = extent[i] / resolution[i];
+      result[i] = (i < 2 ? floor (multiples) : ceil (multiples)) * resolution[i];
+      if (!isfinite (result[i]))
+        {
+          g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                       "-tap cannot align %s %.17g to a multiple of the cell size %g: give a larger cell size or an "
+                       "extent nearer to 0",
+                       i % 2 == 0 ? "x" : "y", extent[i], resolution[i]);
+          return FALSE;
+        }
+    }
+  memcpy (aligned, result, sizeof result);
+  return TRUE;
+}
+
 void
 shepard_grid_geotransform (const shepard_grid *grid, double geotransform[6])
 {
@@ -104,16 +143,22 @@ shepard_grid_for_preview (const double extent[4], size_t long_side, shepard_grid
 {
   g_return_if_fail (extent != NULL && grid != NULL && long_side > 0);
 
-  double width = extent[2] - extent[0], height = extent[3] - extent[1];
-  double cell = MAX (width, height) / (double) long_side;
-  size_t columns = MAX ((size_t) floor (width / cell + 0.5), 1);
-  size_t rows = MAX ((size_t) floor (height / cell + 0.5), 1);
+  /* In halves: a box from -1e308 to 1e308 is wider than the largest double, while its cells are not. */
+  double half_width = extent[2] * 0.5 - extent[0] * 0.5, half_height = extent[3] * 0.5 - extent[1] * 0.5;
+  double half_cell = MAX (half_width, half_height) / (double) long_side;
+  size_t columns = 1, rows = 1;
+  /* A box too small for normal numbers per cell (or of no size) gets one cell. */
+  if (half_cell >= DBL_MIN)
+    {
+      columns = MAX ((size_t) floor (half_width / half_cell + 0.5), 1);
+      rows = MAX ((size_t) floor (half_height / half_cell + 0.5), 1);
+    }
 
   *grid = (shepard_grid) {
     .x_min = extent[0],
     .y_max = extent[3],
-    .dx = width / (double) columns,
-    .dy = height / (double) rows,
+    .dx = half_width / (double) columns * 2.0,
+    .dy = half_height / (double) rows * 2.0,
     .width = columns,
     .height = rows,
   };

@@ -11,7 +11,8 @@ G_BEGIN_DECLS
 #define SHEPARD_GRID_MAX_SIZE ((size_t) G_MAXINT)
 
 /* A width x height grid of cells covering [x_min, x_max] x [y_min, y_max], nodes at the cell centres (as gdal_grid).
- * Fails (SHEPARD_APP_ERROR_INVALID_PARAMETER) on an empty or non-finite extent or a size outside 1..G_MAXINT. */
+ * Fails (SHEPARD_APP_ERROR_INVALID_PARAMETER) on an empty or non-finite extent, a size outside 1..G_MAXINT, or cells
+ * that would be wider than the largest double or of no size. */
 gboolean shepard_grid_from_extent (double x_min, double x_max, double y_min, double y_max, size_t width,
                                    size_t height, shepard_grid *grid, GError **error);
 
@@ -19,6 +20,12 @@ gboolean shepard_grid_from_extent (double x_min, double x_max, double y_min, dou
  * the message when the resolution is not positive or leaves no cell. */
 gboolean shepard_grid_cells_for_resolution (double extent, double resolution, const char *axis, size_t *cells,
                                             GError **error);
+
+/* -tap, as gdalwarp aligns: extent {x_min, y_min, x_max, y_max} grown outwards to multiples of the cell sizes
+ * (floor (x_min / x_res) * x_res, ceil (x_max / x_res) * x_res, the same in y) into aligned. Fails
+ * (SHEPARD_APP_ERROR_INVALID_PARAMETER) when a multiple lies beyond the largest double. */
+gboolean shepard_grid_align_extent (const double extent[4], double x_resolution, double y_resolution,
+                                    double aligned[4], GError **error);
 
 void shepard_grid_geotransform (const shepard_grid *grid, double geotransform[6]);
 

@@ -210,35 +210,79 @@ check_layer_geometry_type (OGRLayerH layer, GError **error)
   return TRUE;
 }
 
+/* One value field being read: its points so far and what it skipped. */
+typedef struct {
+  ShepardPointLayer *points;
+  PointArrays arrays;
+  int index;
+  gboolean text_values;
+} FieldReader;
+
 static void
-add_point (ShepardPointLayer *points, PointArrays *arrays, OGRGeometryH point, double value)
+add_point (FieldReader *reader, OGRGeometryH point, double value)
 {
   if (OGR_G_IsEmpty (point))
     {
-      points->skipped_empty_geometry++;
+      reader->points->skipped_empty_geometry++;
       return;
     }
   double x = OGR_G_GetX (point, 0);
   double y = OGR_G_GetY (point, 0);
   if (!isfinite (x) || !isfinite (y))
     {
-      points->skipped_nonfinite_coordinates++;
+      reader->points->skipped_nonfinite_coordinates++;
       return;
     }
-  g_array_append_val (arrays->x, x);
-  g_array_append_val (arrays->y, y);
-  g_array_append_val (arrays->z, value);
+  g_array_append_val (reader->arrays.x, x);
+  g_array_append_val (reader->arrays.y, y);
+  g_array_append_val (reader->arrays.z, value);
+}
+
+/* A feature's value in one field, or FALSE with the reason counted. */
+static gboolean
+read_value (FieldReader *reader, OGRFeatureH feature, double *value)
+{
+  ShepardPointLayer *points = reader->points;
+
+  if (!OGR_F_IsFieldSetAndNotNull (feature, reader->index))
+    {
+      points->skipped_null_value++;
+      return FALSE;
+    }
+  if (reader->text_values)
+    switch (shepard_text_number_parse (OGR_F_GetFieldAsString (feature, reader->index), value))
+      {
+      case SHEPARD_TEXT_NUMBER:
+        break;
+      case SHEPARD_TEXT_EMPTY:
+        points->skipped_null_value++;
+        return FALSE;
+      case SHEPARD_TEXT_MISSING:
+        points->skipped_missing_value++;
+        return FALSE;
+      case SHEPARD_TEXT_UNPARSABLE:
+        points->skipped_unparsable_value++;
+        return FALSE;
+      }
+  else
+    *value = OGR_F_GetFieldAsDouble (feature, reader->index);
+  if (!isfinite (*value))
+    {
+      points->skipped_nonfinite_value++;
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
-read_feature (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, OGRFeatureH feature, int field_index,
-              gboolean text_values, GError **error)
+read_feature (GArray *readers, OGRLayerH layer, OGRFeatureH feature, GError **error)
 {
   OGRGeometryH geometry = OGR_F_GetGeometryRef (feature);
 
   if (geometry == NULL || OGR_G_IsEmpty (geometry))
     {
-      points->skipped_empty_geometry++;
+      for (guint f = 0; f < readers->len; f++)
+        g_array_index (readers, FieldReader, f).points->skipped_empty_geometry++;
       return TRUE;
     }
   OGRwkbGeometryType type = wkbFlatten (OGR_G_GetGeometryType (geometry));
@@ -250,46 +294,24 @@ read_feature (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, O
                    (gint64) OGR_F_GetFID (feature), OGR_L_GetName (layer), OGRGeometryTypeToName (type));
       return FALSE;
     }
-  if (!OGR_F_IsFieldSetAndNotNull (feature, field_index))
+  for (guint f = 0; f < readers->len; f++)
     {
-      points->skipped_null_value++;
-      return TRUE;
+      FieldReader *reader = &g_array_index (readers, FieldReader, f);
+      double value = NAN;
+      if (!read_value (reader, feature, &value))
+        continue;
+      if (type == wkbPoint)
+        add_point (reader, geometry, value);
+      else
+        for (int part = 0; part < OGR_G_GetGeometryCount (geometry); part++)
+          add_point (reader, OGR_G_GetGeometryRef (geometry, part), value);
     }
-  double value = NAN;
-  if (text_values)
-    switch (shepard_text_number_parse (OGR_F_GetFieldAsString (feature, field_index), &value))
-      {
-      case SHEPARD_TEXT_NUMBER:
-        break;
-      case SHEPARD_TEXT_EMPTY:
-        points->skipped_null_value++;
-        return TRUE;
-      case SHEPARD_TEXT_MISSING:
-        points->skipped_missing_value++;
-        return TRUE;
-      case SHEPARD_TEXT_UNPARSABLE:
-        points->skipped_unparsable_value++;
-        return TRUE;
-      }
-  else
-    value = OGR_F_GetFieldAsDouble (feature, field_index);
-  if (!isfinite (value))
-    {
-      points->skipped_nonfinite_value++;
-      return TRUE;
-    }
-
-  if (type == wkbPoint)
-    add_point (points, arrays, geometry, value);
-  else
-    for (int part = 0; part < OGR_G_GetGeometryCount (geometry); part++)
-      add_point (points, arrays, OGR_G_GetGeometryRef (geometry, part), value);
   return TRUE;
 }
 
 static gboolean
-read_features (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, int field_index, gboolean text_values,
-               const ShepardGdalErrorTrap *trap, GDALProgressFunc progress, void *progress_data, GError **error)
+read_features (GArray *readers, OGRLayerH layer, const char *source, const ShepardGdalErrorTrap *trap,
+               GDALProgressFunc progress, void *progress_data, GError **error)
 {
   GIntBig feature_count = OGR_L_GetFeatureCount (layer, FALSE);
   GIntBig features_read = 0;
@@ -310,14 +332,14 @@ read_features (ShepardPointLayer *points, PointArrays *arrays, OGRLayerH layer, 
       if (feature == NULL)
         break;
       features_read++;
-      if (!read_feature (points, arrays, layer, feature, field_index, text_values, error))
+      if (!read_feature (readers, layer, feature, error))
         return FALSE;
     }
 
   if (shepard_gdal_error_trap_has_failure (trap))
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN, "cannot read layer \"%s\" of \"%s\": %s",
-                   OGR_L_GetName (layer), points->source, shepard_gdal_error_trap_reason (trap, ""));
+                   OGR_L_GetName (layer), source, shepard_gdal_error_trap_reason (trap, ""));
       return FALSE;
     }
   progress (1.0, NULL, progress_data);
@@ -444,13 +466,62 @@ shepard_point_layer_list_numeric_fields (const char *path, char **layer_name, GE
 }
 
 
-ShepardPointLayer *
-shepard_point_layer_read (const char *source, const char *layer, const char *value_field,
-                          const char *const *open_options, GDALProgressFunc progress, void *progress_data,
-                          GError **error)
+static void
+clear_field_reader (FieldReader *reader)
+{
+  free_arrays (&reader->arrays);
+  g_clear_pointer (&reader->points, shepard_point_layer_free);
+}
+
+/* The readers of the value fields, each field once and known to the layer as numbers. */
+static GArray *
+start_field_readers (OGRLayerH layer, const char *source, const char *const *value_fields, GError **error)
+{
+  OGRFeatureDefnH definition = OGR_L_GetLayerDefn (layer);
+  g_autoptr (GArray) readers = g_array_new (FALSE, TRUE, sizeof (FieldReader));
+  g_array_set_clear_func (readers, (GDestroyNotify) clear_field_reader);
+  /* Room for every feature from the start, where the driver knows their number without a pass over them. */
+  guint reserved = (guint) CLAMP (OGR_L_GetFeatureCount (layer, FALSE), 0, G_MAXINT);
+
+  for (const char *const *wanted = value_fields; *wanted != NULL; wanted++)
+    {
+      int index = find_value_field (layer, *wanted, error);
+      if (index < 0)
+        return NULL;
+      for (guint f = 0; f < readers->len; f++)
+        if (g_array_index (readers, FieldReader, f).index == index)
+          {
+            g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD,
+                         "field \"%s\" is given twice: give each field once", *wanted);
+            return NULL;
+          }
+      OGRFieldDefnH field = OGR_FD_GetFieldDefn (definition, index);
+      ShepardPointLayer *points = g_new0 (ShepardPointLayer, 1);
+      points->source = g_strdup (source);
+      points->layer_name = g_strdup (OGR_L_GetName (layer));
+      points->field_name = g_strdup (OGR_Fld_GetNameRef (field));
+      FieldReader reader = {
+        .points = points,
+        .arrays = {
+          .x = g_array_sized_new (FALSE, FALSE, sizeof (double), reserved),
+          .y = g_array_sized_new (FALSE, FALSE, sizeof (double), reserved),
+          .z = g_array_sized_new (FALSE, FALSE, sizeof (double), reserved),
+        },
+        .index = index,
+        .text_values = OGR_Fld_GetType (field) == OFTString,
+      };
+      g_array_append_val (readers, reader);
+    }
+  return g_steal_pointer (&readers);
+}
+
+GPtrArray *
+shepard_point_layer_read_fields (const char *source, const char *layer, const char *const *value_fields,
+                                 const char *const *open_options, GDALProgressFunc progress, void *progress_data,
+                                 GError **error)
 {
   g_return_val_if_fail (source != NULL, NULL);
-  g_return_val_if_fail (value_field != NULL, NULL);
+  g_return_val_if_fail (value_fields != NULL && value_fields[0] != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
@@ -471,46 +542,58 @@ shepard_point_layer_read (const char *source, const char *layer, const char *val
   OGRLayerH layer_handle = find_layer (dataset, source, layer, error);
   if (layer_handle == NULL || !check_layer_geometry_type (layer_handle, error))
     return NULL;
-  int field_index = find_value_field (layer_handle, value_field, error);
-  if (field_index < 0)
+  g_autoptr (GArray) readers = start_field_readers (layer_handle, source, value_fields, error);
+  if (readers == NULL)
     return NULL;
 
-  g_autoptr (ShepardPointLayer) points = g_new0 (ShepardPointLayer, 1);
-  points->source = g_strdup (source);
-  points->layer_name = g_strdup (OGR_L_GetName (layer_handle));
-  points->field_name = g_strdup (OGR_Fld_GetNameRef (OGR_FD_GetFieldDefn (OGR_L_GetLayerDefn (layer_handle),
-                                                                          field_index)));
-  /* Room for every feature from the start, where the driver knows their number without a pass over them. */
-  guint reserved = (guint) CLAMP (OGR_L_GetFeatureCount (layer_handle, FALSE), 0, G_MAXINT);
-  PointArrays arrays = {
-    .x = g_array_sized_new (FALSE, FALSE, sizeof (double), reserved),
-    .y = g_array_sized_new (FALSE, FALSE, sizeof (double), reserved),
-    .z = g_array_sized_new (FALSE, FALSE, sizeof (double), reserved),
-  };
   shepard_gdal_error_trap_clear (&trap);
-  gboolean text_values
-    = OGR_Fld_GetType (OGR_FD_GetFieldDefn (OGR_L_GetLayerDefn (layer_handle), field_index)) == OFTString;
-  gboolean read = read_features (points, &arrays, layer_handle, field_index, text_values, &trap,
-                                 progress != NULL ? progress : GDALDummyProgress, progress_data, error);
-  if (!read)
-    {
-      free_arrays (&arrays);
-      return NULL;
-    }
-  take_arrays (points, &arrays);
+  if (!read_features (readers, layer_handle, source, &trap, progress != NULL ? progress : GDALDummyProgress,
+                      progress_data, error))
+    return NULL;
 
-  if (points->count == 0)
+  g_autofree char *crs_wkt = export_crs_wkt (layer_handle);
+  g_autoptr (GPtrArray) fields = g_ptr_array_new_with_free_func ((GDestroyNotify) shepard_point_layer_free);
+  for (guint f = 0; f < readers->len; f++)
     {
-      g_autofree char *skipped = shepard_point_layer_describe_skipped (points);
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_POINTS,
-                   "layer \"%s\" of \"%s\" has no usable point%s%s%s: it needs Point features with a finite "
-                   "\"%s\"",
-                   points->layer_name, source, skipped != NULL ? " (skipped " : "", skipped != NULL ? skipped : "",
-                   skipped != NULL ? ")" : "", points->field_name);
-      return NULL;
+      FieldReader *reader = &g_array_index (readers, FieldReader, f);
+      ShepardPointLayer *points = reader->points;
+      take_arrays (points, &reader->arrays);
+      if (points->count == 0)
+        {
+          g_autofree char *skipped = shepard_point_layer_describe_skipped (points);
+          g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_POINTS,
+                       "layer \"%s\" of \"%s\" has no usable point%s%s%s: it needs Point features with a finite "
+                       "\"%s\"",
+                       points->layer_name, source, skipped != NULL ? " (skipped " : "",
+                       skipped != NULL ? skipped : "", skipped != NULL ? ")" : "", points->field_name);
+          return NULL;
+        }
+      points->crs_wkt = g_strdup (crs_wkt);
+      g_ptr_array_add (fields, g_steal_pointer (&reader->points));
     }
-  points->crs_wkt = export_crs_wkt (layer_handle);
-  return g_steal_pointer (&points);
+  return g_steal_pointer (&fields);
+}
+
+ShepardPointLayer *
+shepard_point_layer_read (const char *source, const char *layer, const char *value_field,
+                          const char *const *open_options, GDALProgressFunc progress, void *progress_data,
+                          GError **error)
+{
+  g_return_val_if_fail (value_field != NULL, NULL);
+
+  const char *const value_fields[] = { value_field, NULL };
+  g_autoptr (GPtrArray) fields = shepard_point_layer_read_fields (source, layer, value_fields, open_options, progress,
+                                                                  progress_data, error);
+  return fields != NULL ? g_ptr_array_steal_index (fields, 0) : NULL;
+}
+
+gboolean
+shepard_point_layer_same_points (const ShepardPointLayer *a, const ShepardPointLayer *b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+
+  return a->count == b->count && memcmp (a->x, b->x, a->count * sizeof *a->x) == 0
+         && memcmp (a->y, b->y, a->count * sizeof *a->y) == 0;
 }
 
 char *

@@ -32,6 +32,20 @@ ShepardPointLayer *shepard_point_layer_read (const char *source, const char *lay
                                              const char *const *open_options, GDALProgressFunc progress,
                                              void *progress_data, GError **error);
 
+/* As shepard_point_layer_read for several value fields in one pass over the layer: a GPtrArray (owning) of one
+ * ShepardPointLayer per field, in the order of value_fields (NULL-terminated, at least one), each holding the points
+ * whose value in that field is usable and that field's skip counts: a row whose value is null, missing or not a
+ * number in one field is skipped for that field only. A field the layer lacks, one that holds no numbers, or one
+ * given twice fails (SHEPARD_APP_ERROR_NO_FIELD) naming it and the layer's numeric fields; a field with no usable
+ * point fails as shepard_point_layer_read does. */
+GPtrArray *shepard_point_layer_read_fields (const char *source, const char *layer, const char *const *value_fields,
+                                            const char *const *open_options, GDALProgressFunc progress,
+                                            void *progress_data, GError **error);
+
+/* Whether two fields' points are the same points in the same order (equal coordinates, bit for bit), so that one
+ * engine can interpolate both (shepard_engine_set_points_fields) and share its neighbour search. */
+gboolean shepard_point_layer_same_points (const ShepardPointLayer *a, const ShepardPointLayer *b);
+
 /* "3 with a null or empty value, 1 with an empty geometry", or NULL when nothing was skipped. */
 char *shepard_point_layer_describe_skipped (const ShepardPointLayer *points);
 

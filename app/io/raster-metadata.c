@@ -39,6 +39,8 @@ shepard_raster_metadata_new (const ShepardRasterProvenance *provenance)
     }
   add (metadata, "POINTS", points);
   add (metadata, "METHOD", provenance->method);
+  if (provenance->mask != NULL && provenance->mask[0] != '\0')
+    add (metadata, "MASK", provenance->mask);
   add (metadata, "ENGINE", engine);
   add (metadata, "ENGINE_DESCRIPTION", shepard_engine_describe (provenance->engine));
   add (metadata, "VERSION", SHEPARD_VERSION);

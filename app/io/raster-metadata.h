@@ -18,11 +18,13 @@ typedef struct {
   const char *method;              /* as shepard-grid -a takes it (shepard_method_spec_format) */
   const shepard_engine *engine;    /* what computed it */
   shepard_precision precision;     /* the engine's arithmetic */
+  const char *mask;                /* shepard_grid_mask_describe: the options of the mask; NULL or "": none */
 } ShepardRasterProvenance;
 
 /* The dataset metadata (default domain) Shepard writes into a raster, NAME=VALUE: SHEPARD_SOURCE (absolute when
  * it names a file), SHEPARD_LAYER,
  * SHEPARD_FIELD, SHEPARD_OPEN_OPTIONS (space-separated, only when there are some), SHEPARD_POINTS, SHEPARD_METHOD,
+ * SHEPARD_MASK (shepard-grid's mask options, only with a mask),
  * SHEPARD_ENGINE ("cuda float32", "cpu float64": the --backend and precision), SHEPARD_ENGINE_DESCRIPTION (the
  * device or the CPU's threads and instruction set) and SHEPARD_VERSION (the project's version). Free with
  * g_strfreev. */

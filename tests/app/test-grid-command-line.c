@@ -100,7 +100,9 @@ test_help (void)
   g_assert_true (parse_line ("shepard-grid -outsize 0 0 --help", &options, &error));
   g_assert_no_error (error);
   g_assert_true (options.help);
-  g_assert_nonnull (strstr (shepard_grid_usage (), "shepard-grid [-l LAYER] -zfield FIELD"));
+  g_assert_nonnull (strstr (shepard_grid_usage (), "shepard-grid [-l LAYER] -zfield FIELD[,FIELD...]"));
+  g_assert_nonnull (strstr (shepard_grid_usage (), "[-outsize W H | -tr XRES YRES [-tap]]"));
+  g_assert_nonnull (strstr (shepard_grid_usage (), "[:max_points=all|N][:min_points=0]"));
   g_assert_nonnull (strstr (shepard_grid_usage (), "aidw[:k=15][:alpha=1.5,2,2.5,3,3.5]"));
 }
 
@@ -133,7 +135,37 @@ static const BadLine bad_lines[] = {
   { "shepard-grid -zfield z --backend gpu in.csv out.tif", "auto, cpu or cuda, not \"gpu\"" },
   { "shepard-grid -zfield z -oo X_POSSIBLE_NAMES in.csv out.tif", "NAME=VALUE" },
   { "shepard-grid -zfield z -co =YES in.csv out.tif", "NAME=VALUE" },
+  { "shepard-grid -zfield z -tap in.csv out.tif", "-tap aligns the extent to multiples of the cell size: give -tr" },
+  { "shepard-grid -zfield z -outsize 10 10 -tap in.csv out.tif", "give -tr XRES YRES too" },
+  { "shepard-grid -zfield a,,b in.csv out.tif", "-zfield needs field names separated by commas, not \"a,,b\"" },
+  { "shepard-grid -zfield a, in.csv out.tif", "separated by commas" },
+  { "shepard-grid -zfield a,b,a in.csv out.tif", "-zfield names \"a\" twice" },
 };
+
+/* -zfield a,b,c: the fields in order; -tap with -tr. */
+static void
+test_fields_and_tap (void)
+{
+  g_auto (ShepardGridOptions) options = { 0 };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (parse_line ("shepard-grid -zfield zinc,om,cadmium -tr 40 40 -tap in.csv out.tif", &options,
+                             &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (options.value_field, ==, "zinc,om,cadmium");
+  g_assert_cmpuint (g_strv_length (options.value_fields), ==, 3);
+  g_assert_cmpstr (options.value_fields[0], ==, "zinc");
+  g_assert_cmpstr (options.value_fields[1], ==, "om");
+  g_assert_cmpstr (options.value_fields[2], ==, "cadmium");
+  g_assert_true (options.target_aligned);
+  g_assert_true (options.has_resolution);
+
+  g_auto (ShepardGridOptions) one = { 0 };
+  g_assert_true (parse_line ("shepard-grid -zfield zinc in.csv out.tif", &one, &error));
+  g_assert_cmpuint (g_strv_length (one.value_fields), ==, 1);
+  g_assert_cmpstr (one.value_fields[0], ==, "zinc");
+  g_assert_false (one.target_aligned);
+}
 
 static void
 test_bad_line (gconstpointer data)
@@ -157,6 +189,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/command-line/every-option", test_every_option);
   g_test_add_func ("/app/command-line/resolution-and-nan-nodata", test_resolution_and_nan_nodata);
   g_test_add_func ("/app/command-line/help", test_help);
+  g_test_add_func ("/app/command-line/fields-and-tap", test_fields_and_tap);
   for (size_t i = 0; i < G_N_ELEMENTS (bad_lines); i++)
     {
       g_autofree char *path = g_strdup_printf ("/app/command-line/bad/%zu", i);

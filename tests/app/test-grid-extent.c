@@ -48,6 +48,13 @@ test_bad_extent (void)
   g_clear_error (&error);
   g_assert_false (shepard_grid_from_extent (0.0, 1.0, 0.0, 1.0, 10, (size_t) G_MAXINT + 1, &grid, &error));
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+  g_clear_error (&error);
+  /* Found by tests/fuzz: ends 2e308 apart (cells of infinite size), and 1e-320 wide over G_MAXINT cells (of none). */
+  g_assert_false (shepard_grid_from_extent (-1e308, 1e308, 0.0, 1.0, 1, 1, &grid, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+  g_clear_error (&error);
+  g_assert_false (shepard_grid_from_extent (0.0, 1.0, 0.0, 1e-320, 10, G_MAXINT, &grid, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
 }
 
 static void
@@ -138,6 +145,41 @@ test_preview_grids_share_the_extent (void)
   g_assert_cmpuint (fine.height, ==, 100);
 }
 
+/* -tap as gdalwarp: floor (min / res) * res and ceil (max / res) * res; a side already on a multiple stays. */
+static void
+test_align_extent (void)
+{
+  const double extent[4] = { 178605.0, 329714.0, 181390.0, 333611.0 };
+  double aligned[4];
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_grid_align_extent (extent, 40.0, 40.0, aligned, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (aligned[0], ==, 178600.0);
+  g_assert_cmpfloat (aligned[1], ==, 329680.0);
+  g_assert_cmpfloat (aligned[2], ==, 181400.0);
+  g_assert_cmpfloat (aligned[3], ==, 333640.0);
+
+  g_assert_true (shepard_grid_align_extent (extent, 5.0, 1000.0, aligned, &error));
+  g_assert_cmpfloat (aligned[0], ==, 178605.0);
+  g_assert_cmpfloat (aligned[1], ==, 329000.0);
+  g_assert_cmpfloat (aligned[2], ==, 181390.0);
+  g_assert_cmpfloat (aligned[3], ==, 334000.0);
+
+  const double negative[4] = { -12.5, -7.25, -0.5, 3.0 };
+  g_assert_true (shepard_grid_align_extent (negative, 2.0, 0.5, aligned, &error));
+  g_assert_cmpfloat (aligned[0], ==, -14.0);
+  g_assert_cmpfloat (aligned[1], ==, -7.5);
+  g_assert_cmpfloat (aligned[2], ==, 0.0);
+  g_assert_cmpfloat (aligned[3], ==, 3.0);
+
+  /* Near the largest double, the next multiple of a large cell lies beyond it. */
+  const double huge[4] = { 0.0, 0.0, 1.7e308, 1.0 };
+  g_assert_false (shepard_grid_align_extent (huge, 1e308, 1.0, aligned, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+  g_assert_nonnull (strstr (error->message, "-tap"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -145,6 +187,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/app/grid-extent/cell-centres", test_cell_centres);
   g_test_add_func ("/app/grid-extent/bad-extent", test_bad_extent);
+  g_test_add_func ("/app/grid-extent/align-extent", test_align_extent);
   g_test_add_func ("/app/grid-extent/resolution-rounds-like-gdal-grid", test_resolution_rounds_like_gdal_grid);
   g_test_add_func ("/app/grid-extent/resolution-refused", test_resolution_refused);
   g_test_add_func ("/app/grid-extent/preview-grids-share-the-extent", test_preview_grids_share_the_extent);

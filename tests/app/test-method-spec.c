@@ -97,6 +97,46 @@ test_neighbors (void)
   g_assert_cmpint (parse_ok ("aidw:neighbors=1024").neighbors, ==, SHEPARD_MAX_NEIGHBORS);
 }
 
+/* gdal_grid's names and meanings (its invdistnn and invdist options). */
+static void
+test_neighbourhood (void)
+{
+  shepard_params params;
+  ShepardMethodNodata nodata;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (shepard_method_spec_parse_with_nodata ("idw:power=3:smoothing=0.5:radius=250:max_points=12"
+                                                        ":min_points=3:max_points_per_quadrant=4"
+                                                        ":min_points_per_quadrant=1:nodata=-1e30",
+                                                        &params, &nodata, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (params.power, ==, 3.0);
+  g_assert_cmpfloat (params.smoothing, ==, 0.5);
+  g_assert_cmpfloat (params.radius1, ==, 250.0);
+  g_assert_cmpfloat (params.radius2, ==, 250.0);
+  g_assert_cmpfloat (params.angle, ==, 0.0);
+  g_assert_cmpint (params.neighbors, ==, 12);
+  g_assert_cmpint (params.min_points, ==, 3);
+  g_assert_cmpint (params.max_points_per_quadrant, ==, 4);
+  g_assert_cmpint (params.min_points_per_quadrant, ==, 1);
+  g_assert_true (nodata.is_set);
+  g_assert_cmpfloat (nodata.value, ==, -1e30);
+
+  params = parse_ok ("aidw:k=8:radius1=300:radius2=100:angle=30:neighbors=20");
+  g_assert_cmpint (params.method, ==, SHEPARD_METHOD_AIDW);
+  g_assert_cmpfloat (params.radius1, ==, 300.0);
+  g_assert_cmpfloat (params.radius2, ==, 100.0);
+  g_assert_cmpfloat (params.angle, ==, 30.0);
+  g_assert_cmpint (params.neighbors, ==, 20);
+
+  g_assert_true (shepard_method_spec_parse_with_nodata ("idw", &params, &nodata, &error));
+  g_assert_false (nodata.is_set);
+  g_assert_cmpfloat (params.radius1, ==, 0.0);
+  g_assert_cmpint (params.min_points, ==, 0);
+  g_assert_true (shepard_method_spec_parse_with_nodata ("idw:nodata=nan", &params, &nodata, &error));
+  g_assert_true (nodata.is_set && isnan (nodata.value));
+}
+
 typedef struct {
   const char *spec;
   const char *message_part; /* the message must name what is wrong */
@@ -105,8 +145,9 @@ typedef struct {
 static const BadSpec bad_specs[] = {
   { "", "unknown method" },
   { "invdist:power=2", "\"invdist\"" },
-  { "idw:k=10", "unknown option \"k\" for method idw; its options are power, neighbors" },
-  { "aidw:power=2", "its options are k, alpha, rmin, rmax, area, neighbors" },
+  { "idw:k=10", "unknown option \"k\" for method idw; its options are power, smoothing, radius, radius1, radius2, "
+                "angle, max_points, min_points, max_points_per_quadrant, min_points_per_quadrant, nodata" },
+  { "aidw:power=2", "its options are k, alpha, rmin, rmax, area, rexp, smoothing, radius," },
   { "idw:power", "NAME=VALUE" },
   { "idw:power=", "NAME=VALUE" },
   { "idw:=2", "NAME=VALUE" },
@@ -134,6 +175,27 @@ static const BadSpec bad_specs[] = {
   { "idw:rexp=knn", "unknown option \"rexp\" for method idw" },
   { "aidw:rexp=knn:rexp=nearest", "given twice" },
   { "aidw:rmin=1e-400", "\"1e-400\"" },
+  /* gdal_grid's neighbourhood options: each message names the option and what to do. */
+  { "idw:radius=0", "radius needs a distance above 0" },
+  { "idw:radius=-5", "radius needs a distance above 0" },
+  { "aidw:radius1=-1:radius2=3", "radius1 needs a distance above 0" },
+  { "idw:radius2=0:radius1=3", "radius2 needs a distance above 0" },
+  { "idw:radius=nan", "\"nan\"" },
+  { "idw:radius1=100", "radius1 needs radius2" },
+  { "idw:radius2=100", "radius2 needs radius1" },
+  { "idw:angle=30", "angle turns the search ellipse of radius1 and radius2" },
+  { "idw:radius=100:angle=30", "angle turns the search ellipse" },
+  { "idw:radius=100:radius1=50:radius2=60", "radius (a search circle) and radius1 (a search ellipse) exclude" },
+  { "idw:min_points=13:max_points=12", "min_points=13 is larger than max_points=12" },
+  { "aidw:neighbors=4:min_points=5", "min_points=5 is larger than max_points=4" },
+  { "idw:min_points_per_quadrant=3:max_points_per_quadrant=2", "min_points_per_quadrant=3 is larger than "
+                                                                  "max_points_per_quadrant=2" },
+  { "idw:neighbors=8:max_points=8", "max_points is given twice" },
+  { "idw:min_points=-1", "min_points needs a whole number from 0" },
+  { "idw:max_points_per_quadrant=1025", "max_points_per_quadrant needs a whole number from 0 to 1024" },
+  { "idw:smoothing=-1", "smoothing needs a distance of 0 or more" },
+  { "idw:nodata=none", "nodata needs a number (or nan)" },
+  { "idw:nodata=1:nodata=2", "given twice" },
 };
 
 static void
@@ -161,6 +223,9 @@ static const char *const out_of_range_specs[] = {
   "aidw:rmin=-1",
   "aidw:area=0",
   "aidw:area=-5",
+  /* Counts that no cell could meet. */
+  "idw:max_points=8:min_points_per_quadrant=3",
+  "idw:max_points_per_quadrant=1:min_points=5",
 };
 
 static void
@@ -179,9 +244,13 @@ test_out_of_range (gconstpointer data)
 static char *
 format_ok (const char *spec)
 {
-  shepard_params params = parse_ok (spec);
+  shepard_params params;
+  ShepardMethodNodata nodata;
+  g_autoptr (GError) error = NULL;
 
-  return shepard_method_spec_format (&params);
+  g_assert_true (shepard_method_spec_parse_with_nodata (spec, &params, &nodata, &error));
+  g_assert_no_error (error);
+  return shepard_method_spec_format_with_nodata (&params, &nodata);
 }
 
 /* Parsed and formatted again, a specification comes out in its shortest form, options in the order of the usage. */
@@ -192,10 +261,10 @@ static const struct {
   { "idw", "idw" },
   { "aidw", "aidw" },
   { "idw:power=2:neighbors=all", "idw" },
-  { "IDW:Power=3.250:neighbors=16", "idw:power=3.25:neighbors=16" },
+  { "IDW:Power=3.250:neighbors=16", "idw:power=3.25:max_points=16" },
   { "aidw:k=15:alpha=1.5,2,2.5,3,3.5:rmin=0:rmax=2:area=bbox:neighbors=all:rexp=nearest", "aidw" },
   { "aidw:rexp=knn:neighbors=32:area=12500.5:rmax=1.5:rmin=0.5:alpha=1,1.25,2,4,5.5:k=10",
-    "aidw:k=10:alpha=1,1.25,2,4,5.5:rmin=0.5:rmax=1.5:area=12500.5:neighbors=32:rexp=knn" },
+    "aidw:k=10:alpha=1,1.25,2,4,5.5:rmin=0.5:rmax=1.5:area=12500.5:rexp=knn:max_points=32" },
   { "aidw:area=HULL", "aidw:area=hull" },
   { "aidw:alpha=1.5,2,2.5,3,3.6", "aidw:alpha=1.5,2,2.5,3,3.6" },
   { "idw:power=0.1000", "idw:power=0.1" },
@@ -204,6 +273,16 @@ static const struct {
   { "idw:power=0.30000000000000004", "idw:power=0.30000000000000004" },
   { "idw:power=4.9406564584124654e-324", "idw:power=5e-324" },
   { "aidw:rmin=-0", "aidw:rmin=-0" },
+  { "idw:nodata=-9999:min_points_per_quadrant=1:max_points_per_quadrant=3:min_points=2:max_points=12:radius=150"
+    ":smoothing=0.5",
+    "idw:smoothing=0.5:radius=150:max_points=12:min_points=2:max_points_per_quadrant=3:min_points_per_quadrant=1"
+    ":nodata=-9999" },
+  { "idw:radius1=150:radius2=150", "idw:radius=150" },
+  { "idw:radius1=150:radius2=150:angle=-0", "idw:radius1=150:radius2=150:angle=-0" },
+  { "aidw:angle=45:radius2=50:radius1=200:k=8", "aidw:k=8:radius1=200:radius2=50:angle=45" },
+  { "idw:max_points=all:min_points=0:smoothing=0:max_points_per_quadrant=0", "idw" },
+  { "idw:NODATA=NaN", "idw:nodata=nan" },
+  { "idw:nodata=-3.4028234663852886e+38", "idw:nodata=-3.4028234663852886e+38" },
 };
 
 static void
@@ -242,6 +321,18 @@ assert_same_params (const shepard_params *actual, const shepard_params *expected
   if (expected->area_mode == SHEPARD_AREA_GIVEN)
     g_assert_true (same_number (actual->area, expected->area));
   g_assert_cmpint (actual->rexp, ==, expected->rexp);
+}
+
+static void
+assert_same_neighbourhood (const shepard_params *actual, const shepard_params *expected)
+{
+  g_assert_true (same_number (actual->smoothing, expected->smoothing));
+  g_assert_true (same_number (actual->radius1, expected->radius1));
+  g_assert_true (same_number (actual->radius2, expected->radius2));
+  g_assert_true (same_number (actual->angle, expected->angle));
+  g_assert_cmpint (actual->min_points, ==, expected->min_points);
+  g_assert_cmpint (actual->max_points_per_quadrant, ==, expected->max_points_per_quadrant);
+  g_assert_cmpint (actual->min_points_per_quadrant, ==, expected->min_points_per_quadrant);
 }
 
 /* A positive number as people and optimisers write them: a default, a short decimal, any double of a range, or one
@@ -299,6 +390,23 @@ random_params (GRand *random, shepard_params *params)
     }
   params->neighbors = g_rand_boolean (random) ? SHEPARD_NEIGHBORS_ALL
                                               : g_rand_int_range (random, 1, SHEPARD_MAX_NEIGHBORS + 1);
+  params->smoothing = g_rand_boolean (random) ? 0.0 : random_positive (random, 1.0);
+  switch (g_rand_int_range (random, 0, 3))
+    {
+    case 0:
+      break;
+    case 1:
+      params->radius1 = params->radius2 = random_positive (random, 100.0);
+      break;
+    default:
+      params->radius1 = random_positive (random, 100.0);
+      params->radius2 = g_rand_boolean (random) ? params->radius1 : random_positive (random, 50.0);
+      params->angle = g_rand_boolean (random) ? 0.0 : g_rand_double_range (random, -360.0, 360.0);
+      break;
+    }
+  params->min_points = g_rand_boolean (random) ? 0 : g_rand_int_range (random, 1, 20);
+  params->max_points_per_quadrant = g_rand_boolean (random) ? 0 : g_rand_int_range (random, 1, 20);
+  params->min_points_per_quadrant = g_rand_boolean (random) ? 0 : g_rand_int_range (random, 1, 5);
 }
 
 static void
@@ -314,17 +422,26 @@ test_format_round_trip (void)
       if (shepard_params_validate (&params, &engine_error) != SHEPARD_OK)
         continue;
 
-      g_autofree char *spec = shepard_method_spec_format (&params);
+      ShepardMethodNodata nodata = { FALSE, 0.0 }, parsed_nodata;
+      if (g_rand_boolean (random))
+        nodata = (ShepardMethodNodata) { TRUE, g_rand_boolean (random) ? -9999.0 : -random_positive (random, 1.0) };
+      g_autofree char *spec = shepard_method_spec_format_with_nodata (&params, &nodata);
       g_autoptr (GError) error = NULL;
-      if (!shepard_method_spec_parse (spec, &parsed, &error))
+      if (!shepard_method_spec_parse_with_nodata (spec, &parsed, &parsed_nodata, &error))
         g_error ("\"%s\" does not parse: %s", spec, error->message);
       assert_same_params (&parsed, &params);
+      assert_same_neighbourhood (&parsed, &params);
+      g_assert_cmpint (parsed_nodata.is_set, ==, nodata.is_set);
+      if (nodata.is_set)
+        g_assert_true (same_number (parsed_nodata.value, nodata.value));
 
       /* Shortest: no option at its default, and no number that one digit fewer would still give. */
-      g_autofree char *again = shepard_method_spec_format (&parsed);
+      g_autofree char *again = shepard_method_spec_format_with_nodata (&parsed, &parsed_nodata);
       g_assert_cmpstr (again, ==, spec);
       g_assert_null (strstr (spec, ":rexp=nearest"));
-      g_assert_null (strstr (spec, ":neighbors=all"));
+      g_assert_null (strstr (spec, ":neighbors"));
+      g_assert_null (strstr (spec, ":max_points=all"));
+      g_assert_null (strstr (spec, ":min_points=0"));
       g_assert_null (strstr (spec, ":k=15:"));
       if (i < 5)
         g_test_message ("%s", spec);
@@ -369,6 +486,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/method-spec/aidw/every-key", test_aidw_every_key);
   g_test_add_func ("/app/method-spec/aidw/area-modes", test_area_modes);
   g_test_add_func ("/app/method-spec/neighbors", test_neighbors);
+  g_test_add_func ("/app/method-spec/neighbourhood", test_neighbourhood);
   g_test_add_func ("/app/method-spec/aidw/rexp", test_rexp);
   g_test_add_func ("/app/method-spec/format/canonical", test_format_canonical);
   g_test_add_func ("/app/method-spec/format/round-trip", test_format_round_trip);

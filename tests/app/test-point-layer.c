@@ -458,6 +458,72 @@ test_not_a_vector_source (Fixture *fixture, gconstpointer data)
   g_error_free (error);
 }
 
+/* Several fields in one pass: each skips its own rows, by reason; fields over the same rows have the same points. */
+static void
+test_several_fields (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = write_file (fixture, "fields.csv",
+                                      "x,y,a,b,c,d\n"
+                                      "0,0,1,10,100,7\n"
+                                      "1,0,,20,200,\n"
+                                      "2,0,3,NA,300,9\n"
+                                      "3,0,4,40,abc,1\n"
+                                      "4,0,5,50,500,2\n");
+  const char *const fields[] = { "b", "a", "c", "d", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) read = shepard_point_layer_read_fields (path, NULL, fields, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (read->len, ==, 4);
+  const ShepardPointLayer *b = g_ptr_array_index (read, 0), *a = g_ptr_array_index (read, 1);
+  const ShepardPointLayer *c = g_ptr_array_index (read, 2), *d = g_ptr_array_index (read, 3);
+  g_assert_cmpstr (b->field_name, ==, "b");
+  g_assert_cmpstr (a->field_name, ==, "a");
+  g_assert_cmpuint (b->count, ==, 4);
+  g_assert_cmpuint (b->skipped_missing_value, ==, 1);
+  g_assert_cmpuint (b->skipped_null_value, ==, 0);
+  assert_point (b, 2, 3.0, 0.0, 40.0);
+  g_assert_cmpuint (a->count, ==, 4);
+  g_assert_cmpuint (a->skipped_null_value, ==, 1);
+  g_assert_cmpuint (a->skipped_missing_value, ==, 0);
+  assert_point (a, 1, 2.0, 0.0, 3.0);
+  g_assert_cmpuint (c->count, ==, 4);
+  g_assert_cmpuint (c->skipped_unparsable_value, ==, 1);
+  assert_point (c, 3, 4.0, 0.0, 500.0);
+  g_assert_cmpuint (d->count, ==, 4);
+  assert_point (d, 0, 0.0, 0.0, 7.0);
+  g_autofree char *skipped = shepard_point_layer_describe_skipped (c);
+  g_assert_cmpstr (skipped, ==, "1 with a value that is not a number");
+
+  /* a and d skip the same row: one engine can hold both; the others skip other rows. */
+  g_assert_true (shepard_point_layer_same_points (a, d));
+  g_assert_false (shepard_point_layer_same_points (a, b));
+  g_assert_false (shepard_point_layer_same_points (b, c));
+}
+
+static void
+test_several_fields_refused (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = write_file (fixture, "fields.csv", "x,y,a,b,name\n0,0,1,2,p\n1,1,2,3,q\n");
+  const char *const unknown[] = { "a", "nickel", "b", NULL };
+  const char *const twice[] = { "a", "b", "A", NULL };
+  const char *const text[] = { "a", "name", NULL };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_null (shepard_point_layer_read_fields (path, NULL, unknown, NULL, NULL, NULL, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD);
+  g_assert_nonnull (strstr (error->message, "no field \"nickel\": its numeric fields are"));
+  g_assert_nonnull (strstr (error->message, "\"a\", \"b\""));
+  g_clear_error (&error);
+  g_assert_null (shepard_point_layer_read_fields (path, NULL, twice, NULL, NULL, NULL, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD);
+  g_assert_nonnull (strstr (error->message, "\"A\" is given twice"));
+  g_clear_error (&error);
+  g_assert_null (shepard_point_layer_read_fields (path, NULL, text, NULL, NULL, NULL, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_FIELD);
+  g_assert_nonnull (strstr (error->message, "\"name\""));
+}
+
 static int CPL_STDCALL
 refuse_to_go_on (double fraction, const char *message, void *data)
 {
@@ -497,6 +563,8 @@ main (int argc, char **argv)
   ADD_TEST ("geojson/multipoint-and-nonfinite-values", test_multipoint_and_nonfinite_values);
   ADD_TEST ("bad-input/line-layer", test_line_layer);
   ADD_TEST ("bad-input/missing-file", test_missing_file);
+  ADD_TEST ("fields/several", test_several_fields);
+  ADD_TEST ("fields/refused", test_several_fields_refused);
   ADD_TEST ("bad-input/not-a-vector-source", test_not_a_vector_source);
   ADD_TEST ("cancel", test_cancel);
 #undef ADD_TEST

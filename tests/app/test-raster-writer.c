@@ -559,6 +559,15 @@ test_export_extent (void)
   g_clear_error (&error);
   g_assert_false (shepard_export_extent (bounds, -1, extent, &error));
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+  g_clear_error (&error);
+
+  /* Found by tests/fuzz: finite points 2e308 apart, and a margin that takes a finite box past the largest double. */
+  const double vast[4] = { -1e308, 0, 1e308, 1 };
+  g_assert_false (shepard_export_extent (vast, 0, extent, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+  g_clear_error (&error);
+  g_assert_false (shepard_export_extent (bounds, 1e308, extent, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
 }
 
 static void

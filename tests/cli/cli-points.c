@@ -5,6 +5,7 @@
 #include <gdal.h>
 #include <ogr_api.h>
 #include <ogr_srs_api.h>
+#include <string.h>
 
 CliPoints *
 cli_points_new (gsize n)
@@ -15,6 +16,17 @@ cli_points_new (gsize n)
   points->x = g_new0 (double, n);
   points->y = g_new0 (double, n);
   points->z = g_new0 (double, n);
+  return points;
+}
+
+CliPoints *
+cli_points_new_from (const double *x, const double *y, const double *z, gsize n)
+{
+  CliPoints *points = cli_points_new (n);
+
+  memcpy (points->x, x, n * sizeof *x);
+  memcpy (points->y, y, n * sizeof *y);
+  memcpy (points->z, z, n * sizeof *z);
   return points;
 }
 

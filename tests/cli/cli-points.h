@@ -14,6 +14,8 @@ typedef struct {
 } CliPoints;
 
 CliPoints *cli_points_new (gsize n);
+/* n points, copied from the three arrays. */
+CliPoints *cli_points_new_from (const double *x, const double *y, const double *z, gsize n);
 void cli_points_free (CliPoints *points);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliPoints, cli_points_free)
 

@@ -197,7 +197,7 @@ test_metadata_reproduces (void)
   g_autofree char *description = metadata_item (info, "SHEPARD_ENGINE_DESCRIPTION");
   g_autofree char *version = metadata_item (info, "SHEPARD_VERSION");
   g_test_message ("%s", info);
-  g_assert_cmpstr (method, ==, "aidw:k=10:alpha=1,1.75,2.5,3.25,4.125:rmax=2.5:neighbors=24:rexp=knn");
+  g_assert_cmpstr (method, ==, "aidw:k=10:alpha=1,1.75,2.5,3.25,4.125:rmax=2.5:rexp=knn:max_points=24");
   g_assert_cmpstr (source_item, ==, absolute_source);
   g_assert_cmpstr (layer, ==, "meuse");
   g_assert_cmpstr (field, ==, "lead");
