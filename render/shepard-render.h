@@ -132,6 +132,12 @@ gboolean shepard_renderer_set_grid_from_device (ShepardRenderer *renderer, const
                                                 const shepard_device_grid *device_grid, shepard_plane plane,
                                                 GError **error);
 
+/* Takes cells of the grid away (a mask: outside a distance of the points, their hull or a cutline), whichever path
+ * brought the grid (host memory or the GPU): keep holds grid->width x grid->height bytes of the last set_grid or
+ * set_grid_from_device, row 0 at the top, 0 where the cell is not drawn; NULL draws every cell. Each set_grid and
+ * set_grid_from_device drops the mask: set it after them. The backdrop takes no mask (give it NaN cells). */
+void shepard_renderer_set_grid_mask (ShepardRenderer *renderer, const guint8 *keep);
+
 /* Stops drawing a grid (a new layer with no result yet). */
 void shepard_renderer_clear_grid (ShepardRenderer *renderer);
 

@@ -31,6 +31,8 @@ static const char grid_vertex_body[] =
  * nodata or off-grid neighbours taking the centre's value so that the data's edge reads as flat. */
 static const char grid_fragment_body[] =
   "uniform sampler2D u_grid;\n"
+  "uniform sampler2D u_mask; /* 0 where a mask takes the cell away */\n"
+  "uniform int u_has_mask;\n"
   "uniform int u_hillshade;\n"
   "uniform vec2 u_cell_size; /* dx, dy divided by the z factor */\n"
   "uniform vec3 u_sun;       /* unit vector towards the sun: east, north, up */\n"
@@ -61,7 +63,7 @@ static const char grid_fragment_body[] =
   "  ivec2 size = textureSize (u_grid, 0);\n"
   "  ivec2 cell = clamp (ivec2 (floor (v_cell)), ivec2 (0), size - 1);\n"
   "  float z = texelFetch (u_grid, cell, 0).r;\n"
-  "  if (nodata (z))\n"
+  "  if (nodata (z) || (u_has_mask != 0 && texelFetch (u_mask, cell, 0).r == 0.0))\n"
   "    discard;\n"
   "  vec3 rgb = u_n_classes > 0 ? classed (z) : ramp (z);\n"
   "  if (u_hillshade != 0) {\n"
@@ -89,12 +91,14 @@ struct _ShepardRenderer {
   GLuint grid_program;
   ShepardRampUniforms grid_ramp;
   GLint grid_corners, grid_size, grid_sampler, grid_hillshade, grid_cell_size, grid_sun;
-  GLint grid_opacity, grid_n_classes, grid_breaks;
+  GLint grid_opacity, grid_n_classes, grid_breaks, grid_mask_sampler, grid_has_mask;
   GLuint grid_vao;
   GLuint grid_texture;
   size_t texture_width, texture_height;
   shepard_grid grid;
   gboolean has_grid;
+  GLuint mask_texture; /* GL_R8, the grid's size: 0 takes a cell away */
+  gboolean has_mask;
   GLuint backdrop_texture;
   shepard_grid backdrop_grid;
   gboolean has_backdrop;
@@ -151,6 +155,8 @@ shepard_renderer_new (GError **error)
   self->grid_opacity = glGetUniformLocation (self->grid_program, "u_opacity");
   self->grid_n_classes = glGetUniformLocation (self->grid_program, "u_n_classes");
   self->grid_breaks = glGetUniformLocation (self->grid_program, "u_breaks");
+  self->grid_mask_sampler = glGetUniformLocation (self->grid_program, "u_mask");
+  self->grid_has_mask = glGetUniformLocation (self->grid_program, "u_has_mask");
 
   if (!_shepard_lines_layer_init (&self->lines, error) || !_shepard_points_layer_init (&self->points, error))
     return NULL;
@@ -176,6 +182,7 @@ shepard_renderer_free (ShepardRenderer *self)
   g_clear_pointer (&self->cuda_texture, _shepard_cuda_gl_texture_free);
   glDeleteTextures (1, &self->grid_texture);
   glDeleteTextures (1, &self->backdrop_texture);
+  glDeleteTextures (1, &self->mask_texture);
   g_free (self);
 }
 
@@ -233,6 +240,7 @@ shepard_renderer_set_grid (ShepardRenderer *self, const shepard_grid *grid, cons
 
   self->grid = *grid;
   self->has_grid = TRUE;
+  self->has_mask = FALSE;
   return TRUE;
 }
 
@@ -309,7 +317,30 @@ shepard_renderer_set_grid_from_device (ShepardRenderer *self, const shepard_grid
 
   self->grid = *grid;
   self->has_grid = TRUE;
+  self->has_mask = FALSE;
   return TRUE;
+}
+
+void
+shepard_renderer_set_grid_mask (ShepardRenderer *self, const guint8 *keep)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (keep == NULL || self->has_grid);
+
+  self->has_mask = keep != NULL;
+  if (keep == NULL)
+    return;
+  if (self->mask_texture == 0)
+    self->mask_texture = _shepard_render_new_fetch_texture ();
+  else
+    glBindTexture (GL_TEXTURE_2D, self->mask_texture);
+  _shepard_render_unpack_tightly ();
+  /* Rows of bytes need not be 4-byte aligned. */
+  glPixelStorei (GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D (GL_TEXTURE_2D, 0, GL_R8, (GLsizei) self->grid.width, (GLsizei) self->grid.height, 0, GL_RED,
+                GL_UNSIGNED_BYTE, keep);
+  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  glBindTexture (GL_TEXTURE_2D, 0);
 }
 
 void
@@ -318,6 +349,7 @@ shepard_renderer_clear_grid (ShepardRenderer *self)
   g_return_if_fail (self != NULL);
 
   self->has_grid = FALSE;
+  self->has_mask = FALSE;
 }
 
 gboolean
@@ -455,8 +487,10 @@ shepard_renderer_set_view (ShepardRenderer *self, const ShepardView *view)
   self->view = *view;
 }
 
+/* mask: the mask texture over grid's cells, or 0 for none. */
 static void
-draw_grid (ShepardRenderer *self, const shepard_grid *grid, GLuint texture, double scale_x, double scale_y)
+draw_grid (ShepardRenderer *self, const shepard_grid *grid, GLuint texture, GLuint mask, double scale_x,
+           double scale_y)
 {
   const ShepardView *view = &self->view;
   double altitude = SHEPARD_RENDER_SUN_ALTITUDE * G_PI / 180;
@@ -480,11 +514,19 @@ draw_grid (ShepardRenderer *self, const shepard_grid *grid, GLuint texture, doub
   if (self->n_classes > 0)
     glUniform1fv (self->grid_breaks, (GLsizei) self->n_classes + 1, self->breaks);
 
+  glUniform1i (self->grid_mask_sampler, 1);
+  glUniform1i (self->grid_has_mask, mask != 0);
+
+  glActiveTexture (GL_TEXTURE1);
+  glBindTexture (GL_TEXTURE_2D, mask);
   glActiveTexture (GL_TEXTURE0);
   glBindTexture (GL_TEXTURE_2D, texture);
   glBindVertexArray (self->grid_vao);
   glDrawArrays (GL_TRIANGLE_STRIP, 0, 4);
   glBindTexture (GL_TEXTURE_2D, 0);
+  glActiveTexture (GL_TEXTURE1);
+  glBindTexture (GL_TEXTURE_2D, 0);
+  glActiveTexture (GL_TEXTURE0);
 }
 
 /* The backdrop only where the grid is not, so that a translucent grid does not show it through: in the bands of the
@@ -498,7 +540,7 @@ draw_backdrop (ShepardRenderer *self, double scale_x, double scale_y)
 
   if (!self->has_grid)
     {
-      draw_grid (self, &self->backdrop_grid, self->backdrop_texture, scale_x, scale_y);
+      draw_grid (self, &self->backdrop_grid, self->backdrop_texture, 0, scale_x, scale_y);
       return;
     }
   const shepard_grid *grid = &self->grid;
@@ -521,7 +563,7 @@ draw_backdrop (ShepardRenderer *self, double scale_x, double scale_y)
     if (bands[i][2] > 0 && bands[i][3] > 0)
       {
         glScissor (bands[i][0], bands[i][1], bands[i][2], bands[i][3]);
-        draw_grid (self, &self->backdrop_grid, self->backdrop_texture, scale_x, scale_y);
+        draw_grid (self, &self->backdrop_grid, self->backdrop_texture, 0, scale_x, scale_y);
       }
   glDisable (GL_SCISSOR_TEST);
 }
@@ -548,7 +590,7 @@ shepard_renderer_draw (ShepardRenderer *self)
   if (self->has_backdrop)
     draw_backdrop (self, scale_x, scale_y);
   if (self->has_grid)
-    draw_grid (self, &self->grid, self->grid_texture, scale_x, scale_y);
+    draw_grid (self, &self->grid, self->grid_texture, self->has_mask ? self->mask_texture : 0, scale_x, scale_y);
   if (self->lines.count > 0)
     _shepard_lines_layer_draw (&self->lines, view, scale_x, scale_y);
   if (self->points.count > 0)

@@ -38,6 +38,7 @@ struct _ShepardExportDialog
   GtkLabel *size_label, *error_label;
   GtkCheckButton *alpha_check, *r_check, *r_obs_check;
   GtkDropDown *planes_dropdown;
+  GtkListBox *fields_list;
   GtkProgressBar *progress_bar;
   GtkWidget *export_button;
 
@@ -73,5 +74,10 @@ ShepardSampleType _shepard_export_dialog_chosen_sample_type (ShepardExportDialog
 void _shepard_export_dialog_remember_choices (ShepardExportDialog *self);
 void _shepard_export_dialog_restore_choices (ShepardExportDialog *self);
 char *_shepard_export_dialog_default_folder (GSettings *settings);
+
+/* shepard-export-dialog-fields.c: the layer's numeric fields as check boxes, the map's field checked (at least one stays
+ * checked), and the fields checked, in the layer's order (g_strfreev). */
+void _shepard_export_dialog_fill_fields (ShepardExportDialog *self);
+char **_shepard_export_dialog_chosen_fields (ShepardExportDialog *self);
 
 G_END_DECLS

@@ -468,6 +468,7 @@ shepard_export_dialog_start (ShepardExportDialog *self)
   shepard_params engine_params;
   shepard_document_get_engine_params (self->document, &self->params, &engine_params);
   g_autofree char *method = shepard_method_spec_format (&engine_params);
+  g_auto (GStrv) fields = _shepard_export_dialog_chosen_fields (self);
   ShepardExportTarget target = {
     .value_path = self->value_path,
     .extra_bands = self->extra_bands,
@@ -478,6 +479,7 @@ shepard_export_dialog_start (ShepardExportDialog *self)
     .sample_type = _shepard_export_dialog_chosen_sample_type (self),
     .creation_options = (const char *const *) self->creation_options,
     .method = method,
+    .fields = (const char *const *) fields,
   };
   /* A request the format cannot hold (PNG with float bands, ...) is refused now, before any computing. */
   if (!shepard_document_check_export (self->document, &self->params, &target, &error))
@@ -595,6 +597,7 @@ shepard_export_dialog_class_init (ShepardExportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, r_obs_check);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, planes_dropdown);
   gtk_widget_class_bind_template_callback (widget_class, on_planes_changed);
+  gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, fields_list);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, ShepardExportDialog, export_button);
   gtk_widget_class_bind_template_callback (widget_class, shepard_export_dialog_start);
@@ -642,6 +645,7 @@ shepard_export_dialog_new (GtkWindow *parent, ShepardDocument *document, const s
   /* A round cell size near DEFAULT_EXPORT_CELLS cells along the longer side (one map unit for points in a spot). */
   double cell = MAX (bounds[2] - bounds[0], bounds[3] - bounds[1]) / DEFAULT_EXPORT_CELLS;
   double magnitude = cell > 0.0 ? pow (10, floor (log10 (cell))) : 1.0;
+  _shepard_export_dialog_fill_fields (self);
   self->updating = TRUE;
   gtk_spin_button_set_value (self->resolution_spin, cell > 0.0 ? ceil (cell / magnitude) * magnitude : 1.0);
   if (self->settings != NULL)

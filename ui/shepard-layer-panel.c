@@ -9,7 +9,8 @@ struct _ShepardLayerPanel
 
   /* Template widgets */
   GtkWidget *grid; /* the one child, bound so that gtk_widget_dispose_template unparents it */
-  GtkLabel *file_label, *layer_label, *count_label, *skipped_label, *crs_label;
+  GtkLabel *file_label, *layer_label, *count_label, *skipped_label, *crs_label, *duplicates_label;
+  GtkWidget *duplicates_caption;
   GtkDropDown *field_dropdown;
 
   /* Owned */
@@ -49,6 +50,13 @@ shepard_layer_panel_show (ShepardLayerPanel *self, ShepardDocument *document)
   gtk_label_set_text (self->count_label, count);
   gtk_label_set_text (self->skipped_label, skipped != NULL ? skipped : "none");
   gtk_label_set_text (self->crs_label, crs);
+  /* Points at one spot with different values: the surface takes their mean there and honours none of them. */
+  ShepardDuplicateReport duplicates;
+  gboolean has_duplicates = shepard_document_get_duplicates (document, &duplicates);
+  g_autofree char *described = has_duplicates ? shepard_duplicate_report_describe (&duplicates) : NULL;
+  gtk_label_set_text (self->duplicates_label, described != NULL ? described : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->duplicates_label), has_duplicates);
+  gtk_widget_set_visible (self->duplicates_caption, has_duplicates);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->crs_label), crs);
 
   /* Filling the list selects its first field: that is not the user's choice. */
@@ -106,6 +114,8 @@ shepard_layer_panel_class_init (ShepardLayerPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ShepardLayerPanel, count_label);
   gtk_widget_class_bind_template_child (widget_class, ShepardLayerPanel, skipped_label);
   gtk_widget_class_bind_template_child (widget_class, ShepardLayerPanel, crs_label);
+  gtk_widget_class_bind_template_child (widget_class, ShepardLayerPanel, duplicates_label);
+  gtk_widget_class_bind_template_child (widget_class, ShepardLayerPanel, duplicates_caption);
   gtk_widget_class_bind_template_child (widget_class, ShepardLayerPanel, field_dropdown);
   gtk_widget_class_bind_template_callback (widget_class, on_field_selected);
 }

@@ -22,7 +22,10 @@ _shepard_map_view_upload_surface (ShepardMapView *self, GError **error)
       const float *cells = plane == SHEPARD_PLANE_ALPHA ? surface->alpha : plane == SHEPARD_PLANE_R_OBS
                                                                              ? surface->r_obs
                                                                              : surface->values;
-      return shepard_renderer_set_grid (self->renderer, &surface->grid, cells, error);
+      if (!shepard_renderer_set_grid (self->renderer, &surface->grid, cells, error))
+        return FALSE;
+      shepard_renderer_set_grid_mask (self->renderer, surface->keep);
+      return TRUE;
     }
   if (self->interop)
     {
@@ -32,7 +35,10 @@ _shepard_map_view_upload_surface (ShepardMapView *self, GError **error)
                                                               plane, &interop_error);
       shepard_surface_unlock_device (surface);
       if (drawn)
-        return TRUE;
+        {
+          shepard_renderer_set_grid_mask (self->renderer, surface->keep);
+          return TRUE;
+        }
       shepard_renderer_disable_cuda_interop (self->renderer);
       _shepard_map_view_set_interop (self, FALSE, interop_error->message, TRUE);
     }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "shepard-parameter-panel.h"
 
-#include <locale.h>
 #include <math.h>
-#include <string.h>
 
 #include "shepard-alpha-plot.h"
 #include "shepard-label-column.h"
+#include "shepard-mask-section.h"
+#include "shepard-neighbourhood-section.h"
+#include "shepard-spin-entry.h"
 
 /* The rows of the drop-downs, in the template's order. */
 enum {
@@ -21,11 +22,6 @@ enum {
 };
 
 enum {
-  NEIGHBOURHOOD_ALL,
-  NEIGHBOURHOOD_NEAREST,
-};
-
-enum {
   REXP_NEAREST,
   REXP_KNN,
 };
@@ -37,7 +33,6 @@ typedef enum {
   SPIN_R_MIN,
   SPIN_R_MAX,
   SPIN_AREA,
-  SPIN_NEIGHBORS,
   SPIN_PREVIEW_CELLS,
   N_SPINS
 } Spin;
@@ -48,7 +43,9 @@ struct _ShepardParameterPanel
 
   /* Template widgets */
   GtkWidget *grid; /* the one child, bound so that gtk_widget_dispose_template unparents it */
-  GtkDropDown *method_dropdown, *area_dropdown, *neighbors_dropdown, *rexp_dropdown;
+  GtkDropDown *method_dropdown, *area_dropdown, *rexp_dropdown;
+  ShepardNeighbourhoodSection *neighbourhood_section;
+  ShepardMaskSection *mask_section;
   GtkSpinButton *spins[N_SPINS];
   GtkLabel *spin_errors[N_SPINS];
   GtkRange *alpha_scales[SHEPARD_AIDW_LEVELS];
@@ -62,7 +59,7 @@ struct _ShepardParameterPanel
   double saturated_share;
 
   /* The template's values of the controls that shepard_params_init_aidw leaves alone. */
-  double default_area, default_neighbors, default_preview_cells;
+  double default_area, default_preview_cells;
   /* While > 0 the controls are set as a whole and "changed" waits for the end. */
   guint batch_depth;
   gboolean batch_changed;
@@ -141,8 +138,6 @@ update_sensitivity (ShepardParameterPanel *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->rexp_dropdown), aidw);
   gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_AREA]),
                             aidw && gtk_drop_down_get_selected (self->area_dropdown) == AREA_GIVEN);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->spins[SPIN_NEIGHBORS]),
-                            gtk_drop_down_get_selected (self->neighbors_dropdown) == NEIGHBOURHOOD_NEAREST);
 }
 
 /* Out of order levels are allowed (the engine takes any positive α), but rarely meant: a denser neighbourhood, at
@@ -260,6 +255,12 @@ on_value_changed (ShepardParameterPanel *self, GtkAdjustment *adjustment)
 }
 
 static void
+on_section_changed (ShepardParameterPanel *self)
+{
+  notify_changed (self);
+}
+
+static void
 on_selection_changed (ShepardParameterPanel *self)
 {
   update_sensitivity (self);
@@ -268,50 +269,12 @@ on_selection_changed (ShepardParameterPanel *self)
   notify_changed (self);
 }
 
-/* The row's label names the field in messages, so that they read as the panel does. */
-static char *
-spin_name (GtkSpinButton *spin)
-{
-  g_autoptr (GList) labels = gtk_widget_list_mnemonic_labels (GTK_WIDGET (spin));
-
-  g_assert (labels != NULL);
-  return g_strdup (gtk_label_get_text (labels->data));
-}
-
-/* A number as typed, with '.' or the locale's decimal separator (GTK writes the value with the latter); spaces
- * around it are allowed, anything else after it is not. */
-static gboolean
-parse_number (const char *text, double *value)
-{
-  const char *separator = localeconv ()->decimal_point;
-  g_autofree char *copy = g_strstrip (g_strdup (text));
-  char *end;
-
-  if (copy[0] == '\0')
-    return FALSE;
-  if (separator != NULL && strcmp (separator, ".") != 0 && strchr (copy, '.') == NULL)
-    {
-      g_auto (GStrv) parts = g_strsplit (copy, separator, -1);
-      g_free (copy);
-      copy = g_strjoinv (".", parts);
-    }
-  *value = g_ascii_strtod (copy, &end);
-  return *end == '\0' && end != copy && isfinite (*value);
-}
-
 /* GtkSpinButton reads an entry that is not a number as 0 and clamps one out of range (both silently), so the
  * panel reads every entry here. With update-policy if-valid, GTK_INPUT_ERROR keeps the last value and shows it
  * again. */
 static int
 on_spin_input (ShepardParameterPanel *self, double *new_value, GtkSpinButton *spin_button)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin_button));
-  GtkAdjustment *adjustment = gtk_spin_button_get_adjustment (spin_button);
-  double lower = gtk_adjustment_get_lower (adjustment), upper = gtk_adjustment_get_upper (adjustment);
-  int digits = (int) gtk_spin_button_get_digits (spin_button);
-  g_autofree char *name = spin_name (spin_button);
-  g_autofree char *typed = g_strstrip (g_strdup (text));
-  g_autofree char *kept = g_strdup_printf ("%.*f", digits, gtk_adjustment_get_value (adjustment));
   g_autofree char *message = NULL;
   Spin spin = 0;
   double value = 0.0;
@@ -320,24 +283,7 @@ on_spin_input (ShepardParameterPanel *self, double *new_value, GtkSpinButton *sp
     spin++;
   g_assert (spin < N_SPINS);
 
-  if (!parse_number (text, &value))
-    {
-      if (typed[0] == '\0')
-        message = g_strdup_printf ("%s: the entry is empty; kept %s", name, kept);
-      else
-        message = g_strdup_printf ("%s: “%s” is not a number; kept %s", name, typed, kept);
-    }
-  else
-    {
-      /* What the entry will show once formatted is what the engine gets: 2.5 in k is not 2 on screen and 3 in use. */
-      double scale = pow (10.0, digits);
-      value = round (value * scale) / scale;
-      if (value < lower)
-        message = g_strdup_printf ("%s: %s is below the smallest allowed, %g; kept %s", name, typed, lower, kept);
-      else if (value > upper)
-        message = g_strdup_printf ("%s: %s is above the largest allowed, %g; kept %s", name, typed, upper, kept);
-    }
-  if (message != NULL)
+  if (!shepard_spin_entry_read (spin_button, &value, &message))
     {
       show_spin_error (self, spin, message);
       return GTK_INPUT_ERROR;
@@ -376,9 +322,7 @@ shepard_parameter_panel_get_params (ShepardParameterPanel *self, shepard_params 
       break;
     }
   params->area = gtk_spin_button_get_value (self->spins[SPIN_AREA]);
-  params->neighbors = gtk_drop_down_get_selected (self->neighbors_dropdown) == NEIGHBOURHOOD_NEAREST
-                        ? gtk_spin_button_get_value_as_int (self->spins[SPIN_NEIGHBORS])
-                        : SHEPARD_NEIGHBORS_ALL;
+  shepard_neighbourhood_section_get_params (self->neighbourhood_section, params);
   params->rexp = gtk_drop_down_get_selected (self->rexp_dropdown) == REXP_KNN ? SHEPARD_REXP_KNN
                                                                               : SHEPARD_REXP_NEAREST;
 }
@@ -404,10 +348,7 @@ shepard_parameter_panel_set_params (ShepardParameterPanel *self, const shepard_p
                                                                                                : AREA_BOUNDING_BOX);
   if (params->area_mode == SHEPARD_AREA_GIVEN)
     gtk_spin_button_set_value (self->spins[SPIN_AREA], params->area);
-  gtk_drop_down_set_selected (self->neighbors_dropdown,
-                              params->neighbors == SHEPARD_NEIGHBORS_ALL ? NEIGHBOURHOOD_ALL : NEIGHBOURHOOD_NEAREST);
-  if (params->neighbors != SHEPARD_NEIGHBORS_ALL)
-    gtk_spin_button_set_value (self->spins[SPIN_NEIGHBORS], params->neighbors);
+  shepard_neighbourhood_section_set_params (self->neighbourhood_section, params);
   gtk_drop_down_set_selected (self->rexp_dropdown, params->rexp == SHEPARD_REXP_KNN ? REXP_KNN : REXP_NEAREST);
   end_batch (self);
 }
@@ -439,7 +380,8 @@ shepard_parameter_panel_reset (ShepardParameterPanel *self)
   begin_batch (self);
   shepard_parameter_panel_set_params (self, &params);
   gtk_spin_button_set_value (self->spins[SPIN_AREA], self->default_area);
-  gtk_spin_button_set_value (self->spins[SPIN_NEIGHBORS], self->default_neighbors);
+  shepard_neighbourhood_section_reset (self->neighbourhood_section);
+  shepard_mask_section_set_mask (self->mask_section, SHEPARD_MASK_NONE, 0, NULL, NULL);
   gtk_spin_button_set_value (self->spins[SPIN_PREVIEW_CELLS], self->default_preview_cells);
   end_batch (self);
 }
@@ -455,8 +397,7 @@ shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *s
     const char *key;
   } spin_keys[] = {
     { SPIN_POWER, "power" },   { SPIN_K, "k" },       { SPIN_R_MIN, "r-min" },
-    { SPIN_R_MAX, "r-max" },   { SPIN_AREA, "area" }, { SPIN_NEIGHBORS, "neighbours" },
-    { SPIN_PREVIEW_CELLS, "preview-cells" },
+    { SPIN_R_MAX, "r-max" },   { SPIN_AREA, "area" }, { SPIN_PREVIEW_CELLS, "preview-cells" },
   };
 
   begin_batch (self);
@@ -472,7 +413,8 @@ shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *s
                        G_SETTINGS_BIND_DEFAULT);
     }
   g_settings_bind (settings, "area-mode", self->area_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "neighbourhood", self->neighbors_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
+  shepard_neighbourhood_section_bind_settings (self->neighbourhood_section, settings);
+  shepard_mask_section_bind_settings (self->mask_section, settings);
   g_settings_bind (settings, "rexp", self->rexp_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
   end_batch (self);
 }
@@ -483,11 +425,27 @@ reset_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   shepard_parameter_panel_reset (SHEPARD_PARAMETER_PANEL (widget));
 }
 
+ShepardMaskSection *
+shepard_parameter_panel_get_mask_section (ShepardParameterPanel *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_PARAMETER_PANEL (self), NULL);
+  return self->mask_section;
+}
+
+ShepardNeighbourhoodSection *
+shepard_parameter_panel_get_neighbourhood_section (ShepardParameterPanel *self)
+{
+  g_return_val_if_fail (SHEPARD_IS_PARAMETER_PANEL (self), NULL);
+  return self->neighbourhood_section;
+}
+
 void
 shepard_parameter_panel_align_labels (ShepardParameterPanel *self, GtkSizeGroup *labels)
 {
   g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
   shepard_label_column_share (GTK_GRID (self->grid), labels);
+  shepard_neighbourhood_section_align_labels (self->neighbourhood_section, labels);
+  shepard_mask_section_align_labels (self->mask_section, labels);
 }
 
 static void
@@ -514,7 +472,6 @@ shepard_parameter_panel_class_init (ShepardParameterPanelClass *klass)
     [SPIN_R_MIN] = { "rmin_spin", "rmin_error" },
     [SPIN_R_MAX] = { "rmax_spin", "rmax_error" },
     [SPIN_AREA] = { "area_spin", "area_error" },
-    [SPIN_NEIGHBORS] = { "neighbors_spin", "neighbors_error" },
     [SPIN_PREVIEW_CELLS] = { "preview_cells_spin", "preview_cells_error" },
   };
   static const char *const alpha_ids[SHEPARD_AIDW_LEVELS] = {
@@ -528,7 +485,8 @@ shepard_parameter_panel_class_init (ShepardParameterPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, grid);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, method_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, area_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, neighbors_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, neighbourhood_section);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, mask_section);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, rexp_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, saturation_warning);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, saturation_label);
@@ -550,6 +508,7 @@ shepard_parameter_panel_class_init (ShepardParameterPanelClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_spin_input);
   gtk_widget_class_bind_template_callback (widget_class, on_saturation_fix_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_section_changed);
 
   signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                           NULL, G_TYPE_NONE, 0);
@@ -562,10 +521,11 @@ static void
 shepard_parameter_panel_init (ShepardParameterPanel *self)
 {
   g_type_ensure (SHEPARD_TYPE_ALPHA_PLOT);
+  g_type_ensure (SHEPARD_TYPE_NEIGHBOURHOOD_SECTION);
+  g_type_ensure (SHEPARD_TYPE_MASK_SECTION);
   gtk_widget_init_template (GTK_WIDGET (self));
   update_alpha_plot (self);
   self->default_area = gtk_spin_button_get_value (self->spins[SPIN_AREA]);
-  self->default_neighbors = gtk_spin_button_get_value (self->spins[SPIN_NEIGHBORS]);
   self->default_preview_cells = gtk_spin_button_get_value (self->spins[SPIN_PREVIEW_CELLS]);
   update_sensitivity (self);
   update_alpha_warning (self);

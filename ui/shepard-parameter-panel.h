@@ -5,6 +5,8 @@
 
 #include "shepard-distributions.h"
 #include "shepard-engine.h"
+#include "shepard-mask-section.h"
+#include "shepard-neighbourhood-section.h"
 
 G_BEGIN_DECLS
 
@@ -25,12 +27,13 @@ void shepard_parameter_panel_set_params (ShepardParameterPanel *self, const shep
 guint shepard_parameter_panel_get_preview_cells (ShepardParameterPanel *self);
 void shepard_parameter_panel_set_preview_cells (ShepardParameterPanel *self, guint cells);
 
-/* Adaptive IDW with shepard_params_init_aidw's values, all points, and the template's area, N and preview cells:
- * the schema's defaults. Also the widget action "panel.reset". */
+/* Adaptive IDW with shepard_params_init_aidw's values (all points, no radius, no minimum, no quadrants, no
+ * smoothing), no mask, and the template's area, N, radii and preview cells: the schema's defaults. Also the widget
+ * action "panel.reset". */
 void shepard_parameter_panel_reset (ShepardParameterPanel *self);
 
-/* Keeps method, power, k, alpha-1..5, r-min, r-max, area-mode, area, rexp, neighbourhood, neighbours and
- * preview-cells in settings; the panel takes the stored values now. */
+/* Keeps method, power, k, alpha-1..5, r-min, r-max, area-mode, area, rexp, the neighbourhood and mask sections' keys
+ * and preview-cells in settings; the panel takes the stored values now. */
 void shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *settings);
 
 /* How the map's cells spread over R and alpha (NULL: unknown, or IDW): the alpha plot's histogram, and a warning
@@ -38,6 +41,13 @@ void shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettin
 void shepard_parameter_panel_set_distributions (ShepardParameterPanel *self, const ShepardDistributions *distributions);
 /* Whether the warning shows, and its text. */
 gboolean shepard_parameter_panel_get_saturation_warning (ShepardParameterPanel *self, const char **text);
+
+/* The Neighbourhood section (radius, max and min points, quadrants, smoothing), whose changes the panel's "changed"
+ * carries; for its units and the search shape it shows on the map. */
+ShepardNeighbourhoodSection *shepard_parameter_panel_get_neighbourhood_section (ShepardParameterPanel *self);
+
+/* The Mask section: not a parameter of the engine, so its "changed" is its own (the preview and export follow it). */
+ShepardMaskSection *shepard_parameter_panel_get_mask_section (ShepardParameterPanel *self);
 
 /* Lines the panel's row labels up with the others in labels, a horizontal size group (shepard_label_column_share). */
 void shepard_parameter_panel_align_labels (ShepardParameterPanel *self, GtkSizeGroup *labels);

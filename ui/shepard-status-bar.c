@@ -132,7 +132,9 @@ shepard_status_bar_set_pointer (ShepardStatusBar *self, double x, double y, cons
 
   g_autofree char *position = shepard_status_bar_format_position (self, x, y);
   if (surface != NULL && shepard_surface_lookup (surface, x, y, &value, &alpha))
-    text = g_strdup_printf ("%s   %s %.4g   α %.3f", position, field, value, alpha);
+    /* No data: too few points in the neighbourhood, or masked. */
+    text = isfinite (value) ? g_strdup_printf ("%s   %s %.4g   α %.3f", position, field, value, alpha)
+                            : g_strdup_printf ("%s   %s no data", position, field);
   else
     text = g_strdup (position);
   gtk_label_set_text (self->cursor_label, text);

@@ -10,6 +10,7 @@
 #include "shepard-map-overlay.h"
 #include "shepard-parameter-panel.h"
 #include "shepard-scale-bar.h"
+#include "shepard-search-shape-overlay.h"
 #include "shepard-status-bar.h"
 #include "shepard-window.h"
 
@@ -30,6 +31,7 @@ struct _ShepardWindow
   GtkStack *view_stack;
   ShepardMapView *map_view;
   ShepardMapOverlay *map_overlay;
+  ShepardSearchShapeOverlay *search_shape_overlay;
   ShepardLegend *legend;
   ShepardScaleBar *scale_bar;
   GtkLabel *stale_label;
@@ -101,6 +103,16 @@ void _shepard_window_class_sandbox_init (ShepardWindowClass *klass);
 void _shepard_window_sandbox_init (ShepardWindow *self);
 void _shepard_window_sandbox_show_document (ShepardWindow *self);
 void _shepard_window_sandbox_dispose (ShepardWindow *self);
+
+/* shepard-window-neighbourhood.c: the search shape drawn on the map while the Neighbourhood section edits it, and
+ * the section's unit and steps from each layer. */
+void _shepard_window_neighbourhood_init (ShepardWindow *self);
+void _shepard_window_neighbourhood_show_document (ShepardWindow *self);
+
+/* shepard-window-mask.c: the Mask section's choice as the document's mask, built again for each layer and each edit
+ * of a sandbox's points (show_document goes before the sandbox's, whose edits interpolate). */
+void _shepard_window_mask_init (ShepardWindow *self);
+void _shepard_window_mask_show_document (ShepardWindow *self);
 
 /* shepard-window-context.c: the context layers' actions, and their lines read again into a new layer's CRS. */
 void _shepard_window_class_context_init (ShepardWindowClass *klass);

@@ -358,8 +358,10 @@ _shepard_window_show_document (ShepardWindow *self)
   if (self->settings != NULL && !shepard_document_is_sandbox (self->document))
     g_settings_set_string (self->settings, "last-field", points->field_name);
   _shepard_window_instruments_show_document (self);
+  _shepard_window_mask_show_document (self);
   _shepard_window_sandbox_show_document (self);
   _shepard_window_context_show_document (self);
+  _shepard_window_neighbourhood_show_document (self);
   _shepard_window_update_display (self);
   update_stale (self);
   on_parameters_changed (self);
@@ -549,6 +551,7 @@ shepard_window_class_init (ShepardWindowClass *klass)
   g_type_ensure (SHEPARD_TYPE_LAYER_PANEL);
   g_type_ensure (SHEPARD_TYPE_STATUS_BAR);
   g_type_ensure (SHEPARD_TYPE_MAP_OVERLAY);
+  g_type_ensure (SHEPARD_TYPE_SEARCH_SHAPE_OVERLAY);
   g_type_ensure (SHEPARD_TYPE_CV_PANEL);
   g_type_ensure (SHEPARD_TYPE_EXPLAIN_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/shepard/Shepard/ui/shepard-window.ui");
@@ -564,6 +567,7 @@ shepard_window_class_init (ShepardWindowClass *klass)
   BIND (view_stack);
   BIND (map_view);
   BIND (map_overlay);
+  BIND (search_shape_overlay);
   BIND (legend);
   BIND (stale_label);
   BIND (map_note_label);
@@ -649,6 +653,8 @@ shepard_window_init (ShepardWindow *self)
   _shepard_window_instruments_init (self);
   _shepard_window_sandbox_init (self);
   _shepard_window_context_init (self);
+  _shepard_window_neighbourhood_init (self);
+  _shepard_window_mask_init (self);
 
   bind_settings (self);
   on_display_changed (self);

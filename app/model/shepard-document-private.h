@@ -6,6 +6,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _ShepardDocumentMask ShepardDocumentMask;
+
 /* The document's parts live in several files (shepard-document.c: loading, interpolation and export;
  * shepard-document-jobs.c: who holds the engine, and the worker threads that run on it;
  * shepard-document-analysis.c: cross-validation, explanations and the optimiser; shepard-document-sandbox.c: the
@@ -22,6 +24,8 @@ struct _ShepardDocument
   char *crs_name;
   char *crs_definition;
   double value_min, value_max;
+  ShepardDuplicateReport duplicates; /* of self->points, found with the value range */
+  gboolean has_duplicates;
 
   /* The engine keeps search structures between calls and is not reentrant: one holder at a time
    * (shepard-document-jobs.c). engine_state guards the four fields that follow it and is never held while the
@@ -40,10 +44,36 @@ struct _ShepardDocument
   gboolean sandbox;
   double sandbox_extent[4]; /* x_min, y_min, x_max, y_max: what a sandbox shows, interpolates and studies */
   gint optimisations;       /* optimisations not yet delivered (atomic): the points are theirs meanwhile */
+
+  /* The mask of previews and exports (shepard-document-mask.c), reference counted so that a job keeps the mask it
+   * started with; mask_lock guards the pointer only. NULL: none. */
+  GMutex mask_lock;
+  ShepardDocumentMask *mask;
 };
+
+/* A reference to the mask for a job's run (NULL: none), its release (NULL allowed), and the mask it holds. */
+ShepardDocumentMask *_shepard_document_ref_mask (ShepardDocument *self);
+void _shepard_document_unref_mask (ShepardDocumentMask *box);
+ShepardGridMask *_shepard_document_mask_get (ShepardDocumentMask *box);
+/* Gives a new surface the mask's keep bytes for its grid (nothing without a mask). */
+gboolean _shepard_document_mask_surface (ShepardDocument *self, ShepardSurface *surface, GError **error);
+
+/* shepard-document-fields.c: an export of several fields, read again from the layer (a sandbox has one field). */
+typedef struct {
+  GPtrArray *layers;  /* ShepardPointLayer of each field, in the order asked */
+  GPtrArray *engines; /* one per set of points, owned */
+  ShepardGridExportField *fields; /* n_fields, for ShepardGridExport.fields */
+  size_t n_fields;
+  double value_min, value_max; /* over every field */
+} ShepardFieldEngines;
+gboolean _shepard_field_engines_init (ShepardDocument *self, const char *const *names, ShepardFieldEngines *engines,
+                                      GError **error);
+void _shepard_field_engines_clear (ShepardFieldEngines *engines);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ShepardFieldEngines, _shepard_field_engines_clear)
 
 /* A new engine for self->points (which may be empty): backend names, the GPU grid pool, the value range. */
 gboolean _shepard_document_start_engine (ShepardDocument *self, GError **error);
+/* The value range and the duplicates report of self->points, after they changed. */
 void _shepard_document_update_value_range (ShepardDocument *self);
 void _shepard_document_emit_points_changed (ShepardDocument *self);
 /* "Amersfoort / RD New (EPSG:28992)", "none" without a CRS; into definition: "EPSG:28992" when an authority's code

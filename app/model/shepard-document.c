@@ -40,6 +40,8 @@ shepard_document_finalize (GObject *object)
   g_free (self->engine_name);
   g_cond_clear (&self->engine_released);
   g_mutex_clear (&self->engine_state);
+  _shepard_document_unref_mask (self->mask);
+  g_mutex_clear (&self->mask_lock);
   G_OBJECT_CLASS (shepard_document_parent_class)->finalize (object);
 }
 
@@ -59,6 +61,7 @@ shepard_document_init (ShepardDocument *self)
 {
   g_mutex_init (&self->engine_state);
   g_cond_init (&self->engine_released);
+  g_mutex_init (&self->mask_lock);
 }
 
 gboolean
@@ -97,6 +100,18 @@ _shepard_document_update_value_range (ShepardDocument *self)
       self->value_min = MIN (self->value_min, self->points->z[i]);
       self->value_max = MAX (self->value_max, self->points->z[i]);
     }
+  self->has_duplicates = shepard_duplicate_points_find (self->points->x, self->points->y, self->points->z,
+                                                        self->points->count, &self->duplicates);
+}
+
+gboolean
+shepard_document_get_duplicates (ShepardDocument *self, ShepardDuplicateReport *report)
+{
+  g_return_val_if_fail (SHEPARD_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (report != NULL, FALSE);
+
+  *report = self->duplicates;
+  return self->has_duplicates;
 }
 
 void
@@ -410,7 +425,7 @@ interpolate_work (ShepardDocument *self, gpointer data, GCancellable *cancellabl
 
   request->surface = request->device_grids != NULL ? interpolate_on_gpu_locked (self, request, cancellable, error)
                                                    : interpolate_to_host_locked (self, request, cancellable, error);
-  if (request->surface == NULL)
+  if (request->surface == NULL || !_shepard_document_mask_surface (self, request->surface, error))
     return FALSE;
   request->surface->seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
   return TRUE;
@@ -489,6 +504,7 @@ typedef struct {
   gboolean has_nodata;
   double nodata;
   char *method;
+  char **fields; /* NULL: the layer's field */
   ShepardProgressRelay *progress;
 } ExportRequest;
 
@@ -504,6 +520,7 @@ export_request_free (gpointer data)
   g_free (request->driver_name);
   g_strfreev (request->creation_options);
   g_free (request->method);
+  g_strfreev (request->fields);
   shepard_progress_relay_unref (request->progress);
   g_free (request);
 }
@@ -560,12 +577,24 @@ export_work (ShepardDocument *self, gpointer data, GCancellable *cancellable, GE
     .value_name = self->points->field_name,
   };
   shepard_params engine_params;
+  g_auto (ShepardFieldEngines) fields = { 0 };
+  g_autofree char *field_list = request->fields != NULL ? g_strjoinv (",", request->fields) : NULL;
 
+  if (request->fields != NULL)
+    {
+      if (!_shepard_field_engines_init (self, (const char *const *) request->fields, &fields, error))
+        return FALSE;
+      export.fields = fields.fields;
+      export.n_fields = fields.n_fields;
+      if (!request->has_nodata)
+        export.format.nodata = shepard_raster_default_nodata (export.format.data_type, fields.value_min,
+                                                              fields.value_max);
+    }
   _shepard_document_engine_params (self, &request->params, &engine_params);
   ShepardRasterProvenance provenance = {
     .source = self->sandbox ? NULL : self->points->source,
     .layer = self->points->layer_name,
-    .field = self->points->field_name,
+    .field = field_list != NULL ? field_list : self->points->field_name,
     .n_points = self->points->count,
     .method = request->method,
     .engine = self->engine,
@@ -574,8 +603,14 @@ export_work (ShepardDocument *self, gpointer data, GCancellable *cancellable, GE
   };
   g_auto (GStrv) metadata = request->method != NULL ? shepard_raster_metadata_new (&provenance) : NULL;
   export.format.metadata = (const char *const *) metadata;
-  return shepard_grid_export (self->engine, &engine_params, &request->grid, &export, export_progress,
-                              request->progress, error);
+  ShepardDocumentMask *mask = _shepard_document_ref_mask (self);
+  export.mask = _shepard_document_mask_get (mask);
+  /* With several fields, alpha, R and r_obs come from the first field's engine, as grid-export asks. */
+  gboolean written = shepard_grid_export (export.fields != NULL ? export.fields[0].engine : self->engine,
+                                          &engine_params, &request->grid, &export, export_progress,
+                                          request->progress, error);
+  _shepard_document_unref_mask (mask);
+  return written;
 }
 
 void
@@ -602,6 +637,11 @@ shepard_document_export_async (ShepardDocument *self, const shepard_params *para
   request->has_nodata = target->has_nodata;
   request->nodata = target->nodata;
   request->method = g_strdup (target->method);
+  /* The layer's field alone is the export of old. */
+  if (target->fields != NULL
+      && !(target->fields[0] != NULL && target->fields[1] == NULL
+           && g_strcmp0 (target->fields[0], self->points->field_name) == 0))
+    request->fields = g_strdupv ((char **) target->fields);
   request->progress = shepard_progress_relay_new (progress, progress_target, cancellable);
 
   _shepard_document_start_job (self, shepard_document_export_async, export_work, request, export_request_free,
@@ -624,6 +664,13 @@ shepard_document_check_export (ShepardDocument *self, const shepard_params *para
     .r_obs_path = target->r_obs_path,
     .value_name = self->points->field_name,
   };
+  /* The check counts the bands: the fields' names will do, their engines come with the export. */
+  guint n_fields = target->fields != NULL ? g_strv_length ((char **) target->fields) : 0;
+  g_autofree ShepardGridExportField *fields = n_fields > 1 ? g_new0 (ShepardGridExportField, n_fields) : NULL;
+  for (guint i = 0; fields != NULL && i < n_fields; i++)
+    fields[i].name = target->fields[i];
+  export.fields = fields;
+  export.n_fields = fields != NULL ? n_fields : 0;
   return shepard_grid_export_check (params, &export, error);
 }
 

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "duplicate-points.h"
 #include "grid-export.h"
 #include "point-layer.h"
 #include "progress-relay.h"
@@ -45,6 +46,9 @@ void shepard_document_get_bounds (ShepardDocument *self, double *x_min, double *
  * (shepard_extent_of_points), or a sandbox's extent. */
 void shepard_document_get_extent (ShepardDocument *self, double extent[4]);
 double shepard_document_get_value_min (ShepardDocument *self);
+/* Points at one location with different values (duplicate-points.h), whose mean the surface takes there: FALSE when
+ * there are none; report is filled either way. */
+gboolean shepard_document_get_duplicates (ShepardDocument *self, ShepardDuplicateReport *report);
 double shepard_document_get_value_max (ShepardDocument *self);
 
 /* The CUDA device the engine computes on, or -1 when it runs on the CPU. */
@@ -112,6 +116,12 @@ gboolean shepard_document_remove_point (ShepardDocument *self, size_t index, GEr
  * then opens again like any layer; atomically. */
 gboolean shepard_document_save_points (ShepardDocument *self, const char *path, GError **error);
 
+/* The mask (grid-mask.h) of every surface interpolated and every raster exported from now on, taken (NULL or an
+ * empty mask: none): masked cells are NaN in surfaces (shepard_surface_take_mask) and nodata in rasters. A surface
+ * or an export under way keeps the mask it started with. */
+void shepard_document_set_mask (ShepardDocument *self, ShepardGridMask *mask);
+gboolean shepard_document_has_mask (ShepardDocument *self);
+
 /* What an export writes (app/io/grid-export): the values, and any of alpha, R and r_obs as extra bands of the value
  * raster or as rasters of their own at the paths given (NULL: none), in one driver (NULL: GeoTIFF). */
 typedef struct {
@@ -124,6 +134,10 @@ typedef struct {
   gboolean has_nodata;                 /* FALSE: a nodata value the layer's values cannot reach */
   double nodata;
   const char *method;                  /* SHEPARD_METHOD of the metadata: params as shepard-grid -a takes them */
+  /* Several numeric fields of the layer, one value band each in this order, described with their names (the extra
+   * bands follow them); each field's points are read again, rows without a value in it skipped for it alone. NULL,
+   * or the layer's field alone: the layer's field, as before. */
+  const char *const *fields;
 } ShepardExportTarget;
 
 /* The parameters the engine computes with for params: a sandbox's study area is its extent. */

@@ -102,6 +102,33 @@ shepard_surface_unlock_device (const ShepardSurface *surface)
   g_mutex_unlock ((GMutex *) &surface->device_lock);
 }
 
+static void
+mask_plane (float *cells, const guint8 *keep, size_t n)
+{
+  for (size_t i = 0; cells != NULL && i < n; i++)
+    if (keep[i] == 0)
+      cells[i] = NAN;
+}
+
+void
+shepard_surface_take_mask (ShepardSurface *surface, guint8 *keep)
+{
+  g_return_if_fail (surface != NULL && keep != NULL);
+
+  size_t cells = surface->grid.width * surface->grid.height;
+  g_free (surface->keep);
+  surface->keep = keep;
+  if (surface->device_grid != NULL)
+    return;
+  mask_plane (surface->values, keep, cells);
+  mask_plane (surface->alpha, keep, cells);
+  mask_plane (surface->r_obs, keep, cells);
+  surface->value_min = INFINITY;
+  surface->value_max = -INFINITY;
+  for (size_t i = 0; i < cells; i++)
+    widen_value_range (surface, surface->values[i]);
+}
+
 ShepardSurface *
 shepard_surface_ref (ShepardSurface *surface)
 {
@@ -116,6 +143,7 @@ surface_clear (gpointer data)
   g_free (surface->values);
   g_free (surface->alpha);
   g_free (surface->r_obs);
+  g_free (surface->keep);
   if (surface->device_grid != NULL)
     shepard_device_grid_pool_give_back (surface->pool, surface->device_grid);
   g_clear_pointer (&surface->pool, shepard_device_grid_pool_unref);
@@ -138,6 +166,14 @@ shepard_surface_lookup (const ShepardSurface *surface, double x, double y, doubl
   if (!(col >= 0 && row >= 0 && col < (double) surface->grid.width && row < (double) surface->grid.height))
     return FALSE;
   size_t index = (size_t) row * surface->grid.width + (size_t) col;
+  if (surface->keep != NULL && surface->keep[index] == 0)
+    {
+      if (value != NULL)
+        *value = NAN;
+      if (alpha != NULL)
+        *alpha = NAN;
+      return TRUE;
+    }
   if (surface->device_grid != NULL)
     {
       /* One cell from the GPU: a few microseconds, and the very number drawn. */
@@ -222,5 +258,7 @@ shepard_surface_copy_plane (const ShepardSurface *surface, shepard_plane plane, 
       shepard_app_error_set_from_engine (error, &engine_error);
       return NULL;
     }
+  if (surface->keep != NULL)
+    mask_plane (copy, surface->keep, cells);
   return copy;
 }

@@ -26,6 +26,7 @@ typedef struct {
   shepard_device_grid *device_grid; /* the values, alphas and r_obs on the GPU, or NULL */
   ShepardDeviceGridPool *pool;      /* where device_grid goes back to */
   double r_exp;           /* AIDW's r_exp for params over the layer, so that R = r_obs / r_exp; NaN for IDW */
+  guint8 *keep;           /* width x height, 0 where a mask takes the cell away; NULL: no mask */
   double value_min, value_max;      /* NaN when the grid is on the GPU */
   double seconds;         /* wall time of its computation: the engine call and the copy into this surface */
   GMutex device_lock;     /* private: device grids serve one call at a time (shepard_surface_lock_device) */
@@ -47,6 +48,13 @@ ShepardSurface *shepard_surface_new_on_gpu (const shepard_grid *grid, const shep
  * g_malloc). */
 ShepardSurface *shepard_surface_new_derived (const shepard_grid *grid, const shepard_params *params, float *values,
                                              double seconds);
+
+/* Takes cells away (a mask: beyond a distance of the points, outside their hull or a cutline): keep holds width x
+ * height bytes from g_malloc, row 0 at the top, 0 where the cell is not part of the surface; the surface takes them.
+ * Host planes get NaN there (the value range follows), as the engine's own no-data cells; a grid on the GPU keeps its
+ * cells, lookup and copy_plane give NaN there, and the map draws through keep (shepard_renderer_set_grid_mask), so
+ * that both paths show the same. Call it before the surface is shared: surfaces are immutable once delivered. */
+void shepard_surface_take_mask (ShepardSurface *surface, guint8 *keep);
 
 ShepardSurface *shepard_surface_ref (ShepardSurface *surface);
 void shepard_surface_unref (ShepardSurface *surface);

@@ -520,6 +520,43 @@ test_grid_colours (void)
   g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
 }
 
+/* A mask takes its cells away whatever values they hold, as NaN would; the next grid comes without it. */
+static void
+test_grid_mask (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardRenderer) renderer = NULL;
+  static const guint8 keep[12] = {
+    1, 0, 1, 1,
+    1, 1, 0, 9,
+    0, 1, 1, 0,
+  };
+  float masked[12];
+
+  if (!offscreen_gl_need_context ())
+    return;
+  renderer = shepard_renderer_new (&error);
+  g_assert_no_error (error);
+  shepard_renderer_set_range (renderer, TEST_MIN, TEST_MAX);
+  g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
+  shepard_renderer_set_grid_mask (renderer, keep);
+  for (int i = 0; i < 12; i++)
+    masked[i] = keep[i] != 0 ? test_values[i] : NAN;
+  for (int scale = 1; scale <= 2; scale++)
+    {
+      ShepardView view = test_view (scale);
+      check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_VIRIDIS, TEST_MIN, TEST_MAX, masked, "masked");
+    }
+
+  g_assert_true (shepard_renderer_set_grid (renderer, &test_grid, test_values, &error));
+  ShepardView view = test_view (1);
+  check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_VIRIDIS, TEST_MIN, TEST_MAX, test_values, "mask dropped");
+  shepard_renderer_set_grid_mask (renderer, keep);
+  shepard_renderer_set_grid_mask (renderer, NULL);
+  check_grid_cells (renderer, &view, SHEPARD_COLOR_RAMP_VIRIDIS, TEST_MIN, TEST_MAX, test_values, "mask cleared");
+  g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
+}
+
 static void
 test_grid_update (void)
 {
@@ -1183,6 +1220,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/grid/classes", test_grid_classes);
   g_test_add_func ("/render/grid/opacity", test_grid_opacity);
   g_test_add_func ("/render/grid/update", test_grid_update);
+  g_test_add_func ("/render/grid/mask", test_grid_mask);
   g_test_add_func ("/render/points", test_points);
   g_test_add_func ("/render/points/own-colours", test_point_colors);
   g_test_add_func ("/render/points/own-colours-many", test_point_colors_many);

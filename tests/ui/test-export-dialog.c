@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "method-spec.h"
+#include "point-layer.h"
 #include "shepard-application.h"
 #include "shepard-export-dialog.h"
 #include "shepard-window.h"
@@ -336,6 +337,115 @@ test_cancel_is_no_error (void)
   remove_folder (folder);
 }
 
+static void
+check_field (ShepardExportDialog *dialog, const char *name, gboolean active)
+{
+  GtkWidget *list = dialog_child (dialog, "fields_list");
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      GtkCheckButton *check = GTK_CHECK_BUTTON (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row)));
+      if (g_strcmp0 (gtk_check_button_get_label (check), name) == 0)
+        {
+          gtk_check_button_set_active (check, active);
+          return;
+        }
+    }
+  g_error ("no field %s in the dialog", name);
+}
+
+static float *
+read_band (GDALDatasetH dataset, int band, int width, int height)
+{
+  float *cells = g_new (float, (size_t) width * height);
+  g_assert_cmpint (GDALRasterIO (GDALGetRasterBand (dataset, band), GF_Read, 0, 0, width, height, cells, width, height,
+                                 GDT_Float32, 0, 0),
+                   ==, CE_None);
+  return cells;
+}
+
+/* Several fields: one band each, in the layer's order, described by name; each band is what one field alone gives
+ * (the map's field as its own export, another field as the engine computes it from that field's points alone). */
+static void
+test_several_fields (void)
+{
+  g_autofree char *folder = scratch_folder ();
+  g_autofree char *fields_path = g_build_filename (folder, "fields.tif", NULL);
+  g_autofree char *zinc_path = g_build_filename (folder, "zinc.tif", NULL);
+  enum { WIDTH = 40, HEIGHT = 50 };
+
+  ShepardExportDialog *dialog = g_object_ref_sink (shepard_window_new_export_dialog (window));
+  /* The map's field alone by default, and it cannot be unchecked while alone. */
+  GtkWidget *list = dialog_child (dialog, "fields_list");
+  guint n_rows = 0, n_checked = 0;
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      GtkCheckButton *check = GTK_CHECK_BUTTON (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row)));
+      n_rows++;
+      if (gtk_check_button_get_active (check))
+        {
+          n_checked++;
+          g_assert_cmpstr (gtk_check_button_get_label (check), ==, "zinc");
+          g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (check)));
+        }
+    }
+  g_assert_cmpuint (n_rows, >=, 4);
+  g_assert_cmpuint (n_checked, ==, 1);
+  use_cells (dialog, WIDTH, HEIGHT);
+  g_assert_true (export_to (dialog, zinc_path));
+  g_object_unref (dialog);
+
+  dialog = g_object_ref_sink (shepard_window_new_export_dialog (window));
+  check_field (dialog, "lead", TRUE);
+  check_field (dialog, "copper", TRUE);
+  use_cells (dialog, WIDTH, HEIGHT);
+  g_assert_true (export_to (dialog, fields_path));
+  g_object_unref (dialog);
+
+  GDALDatasetH fields = GDALOpen (fields_path, GA_ReadOnly);
+  GDALDatasetH zinc = GDALOpen (zinc_path, GA_ReadOnly);
+  g_assert_nonnull (fields);
+  g_assert_nonnull (zinc);
+  g_assert_cmpint (GDALGetRasterCount (fields), ==, 3);
+  g_assert_cmpstr (GDALGetDescription (GDALGetRasterBand (fields, 1)), ==, "copper");
+  g_assert_cmpstr (GDALGetDescription (GDALGetRasterBand (fields, 2)), ==, "lead");
+  g_assert_cmpstr (GDALGetDescription (GDALGetRasterBand (fields, 3)), ==, "zinc");
+  g_assert_cmpstr (GDALGetMetadataItem (fields, "SHEPARD_FIELD", NULL), ==, "copper,lead,zinc");
+
+  g_autofree float *zinc_alone = read_band (zinc, 1, WIDTH, HEIGHT);
+  g_autofree float *zinc_band = read_band (fields, 3, WIDTH, HEIGHT);
+  for (size_t i = 0; i < (size_t) WIDTH * HEIGHT; i++)
+    assert_near (zinc_band[i], zinc_alone[i], 1e-5 * fabs (zinc_alone[i]));
+
+  /* Copper from its own points through a new engine, with the window's parameters over the raster's grid. */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardPointLayer) copper = shepard_point_layer_read (meuse_path (), NULL, "copper", NULL, NULL, NULL,
+                                                                   &error);
+  g_assert_no_error (error);
+  shepard_error engine_error = { 0 };
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 0, &engine_error);
+  g_assert_nonnull (engine);
+  g_assert_cmpint (shepard_engine_set_points (engine, copper->x, copper->y, copper->z, copper->count, &engine_error),
+                   ==, SHEPARD_OK);
+  double geotransform[6];
+  g_assert_cmpint (GDALGetGeoTransform (fields, geotransform), ==, CE_None);
+  shepard_grid grid = { .x_min = geotransform[0], .y_max = geotransform[3], .dx = geotransform[1],
+                        .dy = -geotransform[5], .width = WIDTH, .height = HEIGHT };
+  shepard_params params;
+  shepard_window_get_params (window, &params);
+  g_autofree double *expected = g_new (double, (size_t) WIDTH * HEIGHT);
+  shepard_outputs outputs = { .values = expected };
+  g_assert_cmpint (shepard_engine_interpolate_grid (engine, &params, &grid, &outputs, NULL, NULL, &engine_error), ==,
+                   SHEPARD_OK);
+  shepard_engine_free (engine);
+  g_autofree float *copper_band = read_band (fields, 1, WIDTH, HEIGHT);
+  for (size_t i = 0; i < (size_t) WIDTH * HEIGHT; i++)
+    assert_near (copper_band[i], expected[i], 1e-5 * fabs (expected[i]));
+  GDALClose (fields);
+  GDALClose (zinc);
+  remove_folder (folder);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -365,6 +475,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/export/creation-options-checked", test_creation_options_checked);
   g_test_add_func ("/ui/export/choices-remembered", test_choices_remembered);
   g_test_add_func ("/ui/export/cancel-is-no-error", test_cancel_is_no_error);
+  g_test_add_func ("/ui/export/several-fields", test_several_fields);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (application);

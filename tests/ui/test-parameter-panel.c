@@ -15,10 +15,14 @@
 
 #define APPLICATION_ID "io.github.shepard.Shepard"
 
+/* A control of the panel's template, or of its Neighbourhood section's. */
 static gpointer
 panel_child (ShepardParameterPanel *panel, const char *name)
 {
   GObject *child = gtk_widget_get_template_child (GTK_WIDGET (panel), SHEPARD_TYPE_PARAMETER_PANEL, name);
+  if (child == NULL)
+    child = gtk_widget_get_template_child (GTK_WIDGET (shepard_parameter_panel_get_neighbourhood_section (panel)),
+                                           SHEPARD_TYPE_NEIGHBOURHOOD_SECTION, name);
   g_assert_nonnull (child);
   return child;
 }
@@ -70,6 +74,13 @@ assert_params_equal (const shepard_params *a, const shepard_params *b)
   if (a->area_mode == SHEPARD_AREA_GIVEN)
     g_assert_cmpfloat (a->area, ==, b->area);
   g_assert_cmpint (a->neighbors, ==, b->neighbors);
+  g_assert_cmpfloat (a->radius1, ==, b->radius1);
+  g_assert_cmpfloat (a->radius2, ==, b->radius2);
+  g_assert_cmpfloat (a->angle, ==, b->angle);
+  g_assert_cmpint (a->min_points, ==, b->min_points);
+  g_assert_cmpint (a->max_points_per_quadrant, ==, b->max_points_per_quadrant);
+  g_assert_cmpint (a->min_points_per_quadrant, ==, b->min_points_per_quadrant);
+  g_assert_cmpfloat (a->smoothing, ==, b->smoothing);
 }
 
 /* The engine's defaults, the schema's and the panel's (its template's) are one set. */

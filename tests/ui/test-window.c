@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "shepard-export-dialog.h"
+#include "shepard-layer-panel.h"
 #include "shepard-window.h"
 #include "ui-test-support.h"
 
@@ -476,6 +477,44 @@ test_shortcuts_window (void)
   gtk_window_destroy (overlay);
 }
 
+/* Two locations hold two points each: one with different values (1 and 5), reported in the layer panel with its
+ * spread; one with equal values (7 and 7), which the surface honours, not reported. */
+static void
+test_duplicates_reported (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("shepard-duplicates-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "duplicates.csv", NULL);
+  g_assert_true (g_file_set_contents (path, "x,y,v\n0,0,1\n0,0,5\n10,0,2\n0,10,3\n10,10,4\n5,5,7\n5,5,7\n", -1,
+                                      NULL));
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  shepard_window_open (window, file, "v");
+  g_assert_true (wait_until (is_settled, window));
+  GtkWidget *panel = window_child (window, "layer_panel");
+  GtkLabel *label = GTK_LABEL (gtk_widget_get_template_child (panel, SHEPARD_TYPE_LAYER_PANEL, "duplicates_label"));
+  GtkWidget *caption = GTK_WIDGET (gtk_widget_get_template_child (panel, SHEPARD_TYPE_LAYER_PANEL,
+                                                                  "duplicates_caption"));
+  ShepardDuplicateReport report;
+  g_assert_true (shepard_document_get_duplicates (shepard_window_get_document (window), &report));
+  g_assert_cmpuint (report.n_locations, ==, 1);
+  g_assert_cmpuint (report.n_points, ==, 2);
+  g_assert_cmpfloat (report.worst_spread, ==, 4);
+  g_autofree char *expected = shepard_duplicate_report_describe (&report);
+  g_test_message ("%s", gtk_label_get_text (label));
+  g_assert_true (gtk_widget_get_visible (caption));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (label)));
+  g_assert_cmpstr (gtk_label_get_text (label), ==, expected);
+
+  /* meuse has none: the row goes. */
+  g_autoptr (GFile) meuse = g_file_new_for_path (meuse_path ());
+  shepard_window_open (window, meuse, "zinc");
+  g_assert_true (wait_until (is_settled, window));
+  g_assert_false (shepard_document_get_duplicates (shepard_window_get_document (window), &report));
+  g_assert_false (gtk_widget_get_visible (caption));
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -499,6 +538,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/window/hover-status", test_hover_status);
   g_test_add_func ("/ui/window/ramp-hillshade-change-picture", test_ramp_and_hillshade_change_picture);
   g_test_add_func ("/ui/window/export-extent-size", test_export_extent_and_size);
+  g_test_add_func ("/ui/window/duplicates-reported", test_duplicates_reported);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   return status;

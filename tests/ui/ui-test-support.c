@@ -193,8 +193,9 @@ pick_smooth_cell (ShepardWindow *window, const float *values, double lowest, dou
           for (int dc = -2; dc <= 2; dc++)
             {
               double v = values[(row + dr) * surface->grid.width + col + dc];
-              lo = MIN (lo, v);
-              hi = MAX (hi, v);
+              /* A cell without data nearby (a mask, too few points) rules the cell out. */
+              lo = isnan (v) ? -INFINITY : MIN (lo, v);
+              hi = isnan (v) ? INFINITY : MAX (hi, v);
             }
         if (hi - lo < best_spread)
           {

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* Reads what the user typed into spin_button as GtkSpinButton::input would, but tells why an entry is refused
+ * rather than reading it as 0 or clamping it: a number written with '.' or the locale's decimal separator, rounded to
+ * the button's digits (what the entry will show is what is used), within the adjustment's bounds. On a refusal,
+ * returns FALSE and *message (free with g_free) names the control by its mnemonic label, says what is wrong and
+ * which value is kept. */
+gboolean shepard_spin_entry_read (GtkSpinButton *spin_button, double *value, char **message);
+
+G_END_DECLS
