@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The raster's extent and size, from -txe/-tye/--margin, -tap and -outsize/-tr to the grid, as shepard-grid plans it (its
+ * plan_grid), and the preview's grid over the points' box, as the window plans it. The input's first line is the
+ * points' bounding box "XMIN YMIN XMAX YMAX" (meuse's when it is not four finite numbers in order); the other words
+ * (split on NUL bytes and newlines) follow "-zfield z in.csv out.tif" on the command line. Whatever is accepted must
+ * give a grid of finite, positive cells whose edges are finite. */
+#include <math.h>
+#include <string.h>
+
+#include "export-extent.h"
+#include "fuzz-support.h"
+#include "grid-command-line.h"
+#include "grid-extent.h"
+
+#define PREVIEW_LONG_SIDE 512
+
+static const double meuse_bounds[4] = { 178605.0, 329714.0, 181390.0, 333611.0 };
+
+/* The bounds read from the first line; returns where the command-line words start. */
+static size_t
+read_bounds (const uint8_t *data, size_t size, double bounds[4])
+{
+  const uint8_t *newline = memchr (data, '\n', size);
+  size_t line_length = newline != NULL ? (size_t) (newline - data) : size;
+  g_autofree char *line = g_strndup ((const char *) data, line_length);
+  g_auto (GStrv) numbers = g_strsplit (line, " ", -1);
+  gboolean valid = g_strv_length (numbers) == 4;
+
+  for (int i = 0; valid && i < 4; i++)
+    {
+      char *end = NULL;
+      bounds[i] = g_ascii_strtod (numbers[i], &end);
+      valid = end != numbers[i] && *end == '\0' && isfinite (bounds[i]);
+    }
+  if (!valid || !(bounds[0] <= bounds[2]) || !(bounds[1] <= bounds[3]))
+    memcpy (bounds, meuse_bounds, sizeof meuse_bounds);
+  return newline != NULL ? line_length + 1 : size;
+}
+
+static void
+check_grid (const char *what, const shepard_grid *grid)
+{
+  double x_max = grid->x_min + (double) grid->width * grid->dx;
+  double y_min = grid->y_max - (double) grid->height * grid->dy;
+
+  SHEPARD_FUZZ_CHECK (grid->width >= 1 && grid->width <= SHEPARD_GRID_MAX_SIZE && grid->height >= 1
+                        && grid->height <= SHEPARD_GRID_MAX_SIZE,
+                      "%s: %zu x %zu cells", what, grid->width, grid->height);
+  SHEPARD_FUZZ_CHECK (isfinite (grid->dx) && grid->dx > 0.0 && isfinite (grid->dy) && grid->dy > 0.0,
+                      "%s: cells of %g x %g", what, grid->dx, grid->dy);
+  SHEPARD_FUZZ_CHECK (isfinite (grid->x_min) && isfinite (grid->y_max) && isfinite (x_max) && isfinite (y_min),
+                      "%s: edges x %g..%g, y %g..%g", what, grid->x_min, x_max, y_min, grid->y_max);
+}
+
+/* shepard-grid's plan_grid, whose parts are the public functions called here. */
+static void
+plan_export_grid (const ShepardGridOptions *options, const double bounds[4])
+{
+  double x_min = options->x_min, x_max = options->x_max, y_min = options->y_min, y_max = options->y_max;
+  g_autoptr (GError) error = NULL;
+
+  if (!options->has_extent)
+    {
+      double extent[4];
+      if (!shepard_export_extent (bounds, options->margin_percent, extent, &error))
+        return;
+      for (int i = 0; i < 4; i++)
+        SHEPARD_FUZZ_CHECK (isfinite (extent[i]), "box %g %g %g %g grown by %g%% to %g %g %g %g", bounds[0],
+                            bounds[1], bounds[2], bounds[3], options->margin_percent, extent[0], extent[1], extent[2],
+                            extent[3]);
+      x_min = extent[0];
+      y_min = extent[1];
+      x_max = extent[2];
+      y_max = extent[3];
+    }
+  if (options->target_aligned)
+    {
+      const double given[4] = { x_min, y_min, x_max, y_max };
+      double aligned[4];
+      if (!shepard_grid_align_extent (given, options->x_resolution, options->y_resolution, aligned, &error))
+        return;
+      SHEPARD_FUZZ_CHECK (aligned[0] <= x_min && aligned[1] <= y_min && aligned[2] >= x_max && aligned[3] >= y_max,
+                          "-tap shrank x %g..%g, y %g..%g to x %g..%g, y %g..%g", x_min, x_max, y_min, y_max,
+                          aligned[0], aligned[2], aligned[1], aligned[3]);
+      x_min = aligned[0];
+      y_min = aligned[1];
+      x_max = aligned[2];
+      y_max = aligned[3];
+    }
+  size_t width = options->width, height = options->height;
+  if (options->has_resolution
+      && (!shepard_grid_cells_for_resolution (x_max - x_min, options->x_resolution, "x", &width, &error)
+          || !shepard_grid_cells_for_resolution (y_max - y_min, options->y_resolution, "y", &height, &error)))
+    return;
+  shepard_grid grid;
+  if (!shepard_grid_from_extent (x_min, x_max, y_min, y_max, width, height, &grid, &error))
+    return;
+  check_grid ("export", &grid);
+  SHEPARD_FUZZ_CHECK (grid.x_min == x_min && grid.y_max == y_max, "the grid moved the extent's corner");
+  const double corners[4] = { x_min, x_max, y_min, y_max };
+  int decimals = shepard_export_decimals (corners, G_N_ELEMENTS (corners), MIN (grid.dx, grid.dy));
+  SHEPARD_FUZZ_CHECK (decimals >= 0, "%d decimals", decimals);
+  double geotransform[6];
+  shepard_grid_geotransform (&grid, geotransform);
+}
+
+static void
+plan_preview_grid (const double bounds[4])
+{
+  double extent[4];
+  shepard_grid grid;
+
+  shepard_extent_of_points (bounds[0], bounds[1], bounds[2], bounds[3], extent);
+  shepard_grid_for_preview (extent, PREVIEW_LONG_SIDE, &grid);
+  check_grid ("preview", &grid);
+}
+
+int
+LLVMFuzzerInitialize (int *argc, char ***argv)
+{
+  shepard_fuzz_init ();
+  return 0;
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  double bounds[4];
+  size_t words_start = read_bounds (data, size, bounds);
+  int n_words = 0;
+  g_auto (GStrv) words = shepard_fuzz_split_words (data + words_start, size - words_start, "shepard-grid", &n_words);
+  const char *fixed[] = { "-zfield", "z", "in.csv", "out.tif" };
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, words[0]);
+  for (size_t i = 0; i < G_N_ELEMENTS (fixed); i++)
+    g_ptr_array_add (argv, (gpointer) fixed[i]);
+  for (int i = 1; i < n_words; i++)
+    g_ptr_array_add (argv, words[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_auto (ShepardGridOptions) options = { 0 };
+  g_autoptr (GError) error = NULL;
+  if (shepard_grid_options_parse (&options, (int) argv->len - 1, (const char *const *) argv->pdata, &error)
+      && !options.help)
+    plan_export_grid (&options, bounds);
+  plan_preview_grid (bounds);
+  return 0;
+}
