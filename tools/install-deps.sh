@@ -10,6 +10,10 @@ packages=(
   libglib2.0-dev libgtk-4-dev libepoxy-dev libgdal-dev gdal-bin libnlopt-dev libjson-glib-dev
   xvfb xauth libgl1-mesa-dri
   desktop-file-utils appstream
+  # libFuzzer and the sanitizers' runtimes for tests/fuzz (tools/fuzz.sh); clang alone only recommends the runtimes.
+  clang libclang-rt-dev
+  # The QGIS Processing provider's tests (tests/qgis): qgis_process, PyQGIS, and GDAL's Python for the read-back.
+  qgis python3-qgis python3-gdal python3-numpy
 )
 
 dry_run=false

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Builds and runs the whole test suite twice: in build/ (debugoptimized, benchmarks built too) and in build-sanitize/
-# under AddressSanitizer (leak detection on) and UndefinedBehaviorSanitizer. Ends with one line
-# "N passed, N failed, N skipped" over both builds, where a build that fails to set up or compile counts as one
-# failure. Exits non-zero when anything failed.
+# under AddressSanitizer (leak detection on) and UndefinedBehaviorSanitizer; then fuzzes the parsers for 20 s each
+# (tools/fuzz.sh in build-fuzz/; FUZZ_SECONDS sets the time). Ends with one line "N passed, N failed, N skipped" over
+# both builds and the fuzzing (one test), where a build that fails to set up or compile counts as one failure. Exits
+# non-zero when anything failed.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -76,6 +77,16 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99
 export G_SLICE=always-malloc G_DEBUG=gc-friendly
 build_and_test build-sanitize \
   -Db_sanitize=address,undefined -Db_lundef=false -Ddebug=true -Doptimization=1
+
+# Fuzzing our parsers (tests/fuzz, libFuzzer with ASan and UBSan, in build-fuzz/): the seed corpora and the saved
+# regressions replayed, then each target fuzzed for a short while. Counted as one test; FUZZ_SECONDS=0 only replays.
+echo "test.sh: fuzzing the parsers for ${FUZZ_SECONDS:-20} s each (tools/fuzz.sh)"
+if ./tools/fuzz.sh "${FUZZ_SECONDS:-20}"; then
+  passed=$((passed + 1))
+else
+  echo "test.sh: tools/fuzz.sh found a crash, a leak or a broken invariant, or did not build; counted as one failure." >&2
+  failed=$((failed + 1))
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 ((failed == 0))
