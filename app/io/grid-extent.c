@@ -154,11 +154,20 @@ shepard_grid_for_preview (const double extent[4], size_t long_side, shepard_grid
       rows = MAX ((size_t) floor (half_height / half_cell + 0.5), 1);
     }
 
+  double dx = half_width / (double) columns * 2.0, dy = half_height / (double) rows * 2.0;
+  /* A side can vanish against its coordinates (1e-307 wide at y = 5): its cells take the other side's size, or the
+   * smallest step there is at the box's coordinates, so that every cell has a size. */
+  double step = fmax (fmax (fabs (extent[0]), fabs (extent[3])) * DBL_EPSILON, DBL_MIN);
+  if (!(dx > 0.0))
+    dx = dy > 0.0 ? dy : step;
+  if (!(dy > 0.0))
+    dy = dx;
+
   *grid = (shepard_grid) {
     .x_min = extent[0],
     .y_max = extent[3],
-    .dx = half_width / (double) columns * 2.0,
-    .dy = half_height / (double) rows * 2.0,
+    .dx = dx,
+    .dy = dy,
     .width = columns,
     .height = rows,
   };
