@@ -240,9 +240,15 @@ cell_is_useful (const cell_visit *visit, long i, long j)
   if (visit->limit_to_ellipse && min_d2 > visit->hood->bound2)
     return false;
   for (int l = 0; l < visit->n_lists; l++)
-    if (!visit->done[l]
-        && (visit->lists[l].size < visit->lists[l].capacity || min_d2 <= neighbour_last_d2 (&visit->lists[l])))
-      return true;
+    {
+      /* A quadrant's list takes only points on its side of the query: a cell wholly on the other side feeds none. */
+      if (visit->n_lists == SHEPARD_QUADRANTS
+          && !((l & 1 ? x0 < visit->qx : x1 >= visit->qx) && (l & 2 ? y0 < visit->qy : y1 >= visit->qy)))
+        continue;
+      if (!visit->done[l]
+          && (visit->lists[l].size < visit->lists[l].capacity || min_d2 <= neighbour_last_d2 (&visit->lists[l])))
+        return true;
+    }
   return false;
 }
 

@@ -99,6 +99,12 @@ shepard_grid_align_extent (const double extent[4], double x_resolution, double y
     {
       double multiples = extent[i] / resolution[i];
       result[i] = (i < 2 ? floor (multiples) : ceil (multiples)) * resolution[i];
+      /* The product rounds: a multiple can land just inside the extent (329714.0000000001 for 329714.x over 0.56),
+       * and the extent must stay covered, so such an edge moves out by one cell. */
+      if (i < 2 && result[i] > extent[i])
+        result[i] = (floor (multiples) - 1.0) * resolution[i];
+      else if (i >= 2 && result[i] < extent[i])
+        result[i] = (ceil (multiples) + 1.0) * resolution[i];
       if (!isfinite (result[i]))
         {
           g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
