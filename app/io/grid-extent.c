@@ -105,6 +105,10 @@ shepard_grid_align_extent (const double extent[4], double x_resolution, double y
         result[i] = (floor (multiples) - 1.0) * resolution[i];
       else if (i >= 2 && result[i] < extent[i])
         result[i] = (ceil (multiples) + 1.0) * resolution[i];
+      /* A cell smaller than the coordinates' own precision moves nothing: alignment means nothing there, and the
+       * edge stays where it was. */
+      if ((i < 2 && result[i] > extent[i]) || (i >= 2 && result[i] < extent[i]))
+        result[i] = extent[i];
       if (!isfinite (result[i]))
         {
           g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
