@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "shepard-change-batch.h"
 #include "shepard-label-column.h"
 #include "shepard-spin-entry.h"
 
@@ -26,8 +27,7 @@ struct _ShepardMaskSection
   char *cutline_layer; /* NULL: the first layer */
   GSettings *settings;
   GtkFileChooserNative *chooser;
-  guint batch_depth;
-  gboolean batch_changed;
+  ShepardChangeBatch batch;
 };
 
 G_DEFINE_FINAL_TYPE (ShepardMaskSection, shepard_mask_section, GTK_TYPE_WIDGET)
@@ -48,9 +48,7 @@ shepard_mask_section_new (void)
 static void
 notify_changed (ShepardMaskSection *self)
 {
-  if (self->batch_depth > 0)
-    self->batch_changed = TRUE;
-  else
+  if (shepard_change_batch_note (&self->batch))
     g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
@@ -220,14 +218,13 @@ shepard_mask_section_set_mask (ShepardMaskSection *self, ShepardMaskKind kind, d
   g_return_if_fail (SHEPARD_IS_MASK_SECTION (self));
   g_return_if_fail (kind <= SHEPARD_MASK_CUTLINE);
 
-  if (self->batch_depth++ == 0)
-    self->batch_changed = FALSE;
+  shepard_change_batch_begin (&self->batch);
   if (kind == SHEPARD_MASK_DISTANCE)
     gtk_spin_button_set_value (self->distance_spin, distance);
   if (kind == SHEPARD_MASK_CUTLINE)
     set_cutline (self, cutline_path, cutline_layer);
   gtk_drop_down_set_selected (self->kind_dropdown, kind);
-  if (--self->batch_depth == 0 && self->batch_changed)
+  if (shepard_change_batch_end (&self->batch))
     g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
@@ -253,14 +250,13 @@ shepard_mask_section_bind_settings (ShepardMaskSection *self, GSettings *setting
 
   g_autofree char *path = g_settings_get_string (settings, "cutline");
   g_autofree char *layer = g_settings_get_string (settings, "cutline-layer");
-  if (self->batch_depth++ == 0)
-    self->batch_changed = FALSE;
+  shepard_change_batch_begin (&self->batch);
   set_cutline (self, path[0] != '\0' ? path : NULL, layer);
   g_set_object (&self->settings, settings);
   g_settings_bind (settings, "mask-distance", gtk_spin_button_get_adjustment (self->distance_spin), "value",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "mask", self->kind_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
-  if (--self->batch_depth == 0 && self->batch_changed)
+  if (shepard_change_batch_end (&self->batch))
     g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 

@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "shepard-change-batch.h"
 #include "shepard-label-column.h"
 #include "shepard-spin-entry.h"
 
@@ -52,8 +53,7 @@ struct _ShepardNeighbourhoodSection
 
   char *unit;
   double default_radius, default_neighbors;
-  guint batch_depth; /* while > 0 the controls are set as a whole and "changed" waits for the end */
-  gboolean batch_changed;
+  ShepardChangeBatch batch;
   guint shape_focus;   /* shape controls holding the focus (0 or 1) */
   guint linger_source; /* keeps the shape shown a moment after a change */
   gboolean shape_shown;
@@ -85,36 +85,27 @@ shepard_neighbourhood_section_new (void)
 static void
 begin_batch (ShepardNeighbourhoodSection *self)
 {
-  if (self->batch_depth++ == 0)
-    self->batch_changed = FALSE;
+  shepard_change_batch_begin (&self->batch);
 }
 
 static void
 end_batch (ShepardNeighbourhoodSection *self)
 {
-  g_assert (self->batch_depth > 0);
-  if (--self->batch_depth == 0 && self->batch_changed)
+  if (shepard_change_batch_end (&self->batch))
     g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
 static void
 notify_changed (ShepardNeighbourhoodSection *self)
 {
-  if (self->batch_depth > 0)
-    self->batch_changed = TRUE;
-  else
+  if (shepard_change_batch_note (&self->batch))
     g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
 static void
 show_spin_error (ShepardNeighbourhoodSection *self, Spin spin, const char *message)
 {
-  GtkWidget *label = GTK_WIDGET (self->spin_errors[spin]);
-
-  gtk_label_set_text (GTK_LABEL (label), message != NULL ? message : "");
-  gtk_widget_set_visible (label, message != NULL);
-  gtk_accessible_update_state (GTK_ACCESSIBLE (self->spins[spin]), GTK_ACCESSIBLE_STATE_INVALID,
-                               message != NULL ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+  shepard_spin_entry_show_error (self->spins[spin], self->spin_errors[spin], message);
 }
 
 /* The row of a spin button: its label (column 0), the box that holds it and the refusal under it. */
@@ -221,7 +212,7 @@ on_value_changed (ShepardNeighbourhoodSection *self, GtkAdjustment *adjustment)
     if (gtk_spin_button_get_adjustment (self->spins[spin]) == adjustment)
       show_spin_error (self, spin, NULL);
   /* A set_params or a stored setting moves no hand: only the user's edits show the shape. */
-  if (is_shape_spin (self, adjustment) && self->batch_depth == 0)
+  if (is_shape_spin (self, adjustment) && self->batch.depth == 0)
     {
       set_shape_shown (self, TRUE);
       linger_shape (self);
@@ -236,9 +227,9 @@ on_selection_changed (ShepardNeighbourhoodSection *self, GParamSpec *pspec, GtkD
   update_rows (self);
   if (dropdown == self->shape_dropdown)
     {
-      if (self->batch_depth == 0)
+      if (self->batch.depth == 0)
         linger_shape (self);
-      set_shape_shown (self, self->batch_depth == 0 || self->shape_shown);
+      set_shape_shown (self, self->batch.depth == 0 || self->shape_shown);
     }
   update_validation (self);
   notify_changed (self);

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "shepard-alpha-plot.h"
+#include "shepard-change-batch.h"
 #include "shepard-label-column.h"
 #include "shepard-mask-section.h"
 #include "shepard-neighbourhood-section.h"
@@ -61,8 +62,7 @@ struct _ShepardParameterPanel
   /* The template's values of the controls that shepard_params_init_aidw leaves alone. */
   double default_area, default_preview_cells;
   /* While > 0 the controls are set as a whole and "changed" waits for the end. */
-  guint batch_depth;
-  gboolean batch_changed;
+  ShepardChangeBatch batch;
 };
 
 G_DEFINE_FINAL_TYPE (ShepardParameterPanel, shepard_parameter_panel, GTK_TYPE_WIDGET)
@@ -83,36 +83,27 @@ shepard_parameter_panel_new (void)
 static void
 begin_batch (ShepardParameterPanel *self)
 {
-  if (self->batch_depth++ == 0)
-    self->batch_changed = FALSE;
+  shepard_change_batch_begin (&self->batch);
 }
 
 static void
 end_batch (ShepardParameterPanel *self)
 {
-  g_assert (self->batch_depth > 0);
-  if (--self->batch_depth == 0 && self->batch_changed)
+  if (shepard_change_batch_end (&self->batch))
     g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
 static void
 notify_changed (ShepardParameterPanel *self)
 {
-  if (self->batch_depth > 0)
-    self->batch_changed = TRUE;
-  else
+  if (shepard_change_batch_note (&self->batch))
     g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
 static void
 show_spin_error (ShepardParameterPanel *self, Spin spin, const char *message)
 {
-  GtkWidget *label = GTK_WIDGET (self->spin_errors[spin]);
-
-  gtk_label_set_text (GTK_LABEL (label), message != NULL ? message : "");
-  gtk_widget_set_visible (label, message != NULL);
-  gtk_accessible_update_state (GTK_ACCESSIBLE (self->spins[spin]), GTK_ACCESSIBLE_STATE_INVALID,
-                               message != NULL ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+  shepard_spin_entry_show_error (self->spins[spin], self->spin_errors[spin], message);
 }
 
 static void

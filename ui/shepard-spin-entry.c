@@ -72,3 +72,12 @@ shepard_spin_entry_read (GtkSpinButton *spin_button, double *value, char **messa
   *value = number;
   return TRUE;
 }
+
+void
+shepard_spin_entry_show_error (GtkSpinButton *spin_button, GtkLabel *error_label, const char *message)
+{
+  gtk_label_set_text (error_label, message != NULL ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (error_label), message != NULL);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (spin_button), GTK_ACCESSIBLE_STATE_INVALID,
+                               message != NULL ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+}

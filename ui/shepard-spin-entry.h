@@ -12,4 +12,8 @@ G_BEGIN_DECLS
  * which value is kept. */
 gboolean shepard_spin_entry_read (GtkSpinButton *spin_button, double *value, char **message);
 
+/* Shows message (NULL: none) in the spin button's error label under it, and marks the button invalid for assistive
+ * technologies while there is one. */
+void shepard_spin_entry_show_error (GtkSpinButton *spin_button, GtkLabel *error_label, const char *message);
+
 G_END_DECLS
