@@ -129,10 +129,14 @@ set_cutline (ShepardMaskSection *self, const char *path, const char *layer)
     layer = NULL;
   if (g_strcmp0 (path, self->cutline_path) == 0 && g_strcmp0 (layer, self->cutline_layer) == 0)
     return;
+  /* path and layer may be the section's own strings (the layer entry passes cutline_path back): copy, then free. */
+  char *new_path = g_strdup (path), *new_layer = g_strdup (layer);
   g_free (self->cutline_path);
-  self->cutline_path = g_strdup (path);
   g_free (self->cutline_layer);
-  self->cutline_layer = g_strdup (layer);
+  self->cutline_path = new_path;
+  self->cutline_layer = new_layer;
+  path = new_path;
+  layer = new_layer;
   show_cutline_file (self);
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->cutline_layer_entry)), layer != NULL ? layer : "") != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->cutline_layer_entry), layer != NULL ? layer : "");
