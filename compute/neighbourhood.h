@@ -38,8 +38,8 @@ typedef struct {
 void shepard_neighbourhood_init (shepard_neighbourhood *hood, const shepard_params *params,
                                  const shepard_point_set *points);
 
-/* One query's selected points, ascending by squared distance (ties by index) except in ELLIPSE mode, where they
- * are in grid order and nearest_d2 holds the smallest. Per-worker memory, reused from query to query. */
+/* One query's selected points, in no particular order (the sums do not need one); nearest_d2 holds the smallest
+ * squared distance. Per-worker memory, reused from query to query. */
 typedef struct {
   double *d2;
   size_t *index;
@@ -49,6 +49,12 @@ typedef struct {
   bool every_point; /* ELLIPSE: the ellipse holds every point, so the all-points path weighs them (d2 unused) */
   double *list_d2;  /* QUADRANTS and the minimum check: SHEPARD_QUADRANTS lists of quadrant_cap (or min_quadrant) */
   size_t *list_index;
+  double *scan_d2;  /* a scan of the search circle: the candidates inside the ellipse, before the cut */
+  size_t *scan_index;
+  unsigned char *scan_quadrant;
+  size_t scan_capacity;
+  size_t *run_first, *run_end; /* the scan's runs of slots, one per row of cells it covers */
+  size_t run_count, run_capacity;
 } shepard_selection;
 
 /* Returns false when out of memory. */

@@ -40,6 +40,9 @@ static const option_case option_cases[] = {
   { "smoothing-all-points", 0, 0, 0, 0, 0, 0, 0, 20 },
   { "smoothing-local", 100, 100, 0, 10, 0, 0, 0, 20 },
   { "radius-over-everything", 5000, 5000, 0, 0, 4, 0, 0, 0 },
+  /* A circle holding many more points than are wanted: the ring search finds them, not a scan of the circle. */
+  { "radius-over-everything-max-points", 5000, 5000, 0, 5, 0, 0, 0, 0 },
+  { "quadrants-over-everything-max", 5000, 5000, 0, 6, 0, 2, 0, 0 },
   { "min-points-all-points", 0, 0, 0, 0, 5, 0, 0, 0 },
 };
 
