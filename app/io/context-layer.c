@@ -4,12 +4,12 @@
 #include <math.h>
 #include <ogr_api.h>
 #include <ogr_srs_api.h>
-#include <string.h>
 
 #include "gdal-autocleanups.h"
 #include "gdal-error-trap.h"
 #include "layer-reprojection.h"
 #include "shepard-app-error.h"
+#include "vector-source.h"
 
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (OGRGeometryH, OGR_G_DestroyGeometry, NULL)
 
@@ -90,22 +90,13 @@ add_geometry (Strips *strips, OGRGeometryH geometry)
 static OGRLayerH
 find_layer (GDALDatasetH dataset, const char *source, const char *wanted, GError **error)
 {
+  OGRLayerH layer = shepard_vector_source_find_layer (dataset, wanted);
   int count = GDALDatasetGetLayerCount (dataset);
-  guint64 index = 0;
-  OGRLayerH layer = NULL;
 
-  if (count == 0)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
-                   "“%s” holds no vector layer. Choose a file with lines or polygons.", source);
-      return NULL;
-    }
-  if (wanted == NULL)
-    return GDALDatasetGetLayer (dataset, 0);
-  layer = GDALDatasetGetLayerByName (dataset, wanted);
-  if (layer == NULL && g_ascii_string_to_unsigned (wanted, 10, 0, (guint64) count - 1, &index, NULL))
-    layer = GDALDatasetGetLayer (dataset, (int) index);
-  if (layer == NULL)
+  if (layer == NULL && count == 0)
+    g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
+                 "“%s” holds no vector layer. Choose a file with lines or polygons.", source);
+  else if (layer == NULL)
     g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
                  "“%s” has no layer “%s”: give its name or an index from 0 to %d.", source, wanted, count - 1);
   return layer;
@@ -120,13 +111,10 @@ shepard_context_layer_read (const char *source, const char *layer, const char *t
   g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
   shepard_gdal_error_trap_push (&trap);
 
-  g_auto (GDALDatasetH) dataset = GDALOpenEx (source, GDAL_OF_VECTOR | GDAL_OF_VERBOSE_ERROR, NULL, NULL, NULL);
+  g_autofree char *reason = NULL;
+  g_auto (GDALDatasetH) dataset = shepard_vector_source_open (source, NULL, &trap, &reason);
   if (dataset == NULL)
     {
-      /* GDAL's reasons end with a full stop of their own, or none. */
-      g_autofree char *reason = g_strdup (shepard_gdal_error_trap_reason (&trap, "GDAL does not recognise its format"));
-      if (g_str_has_suffix (reason, "."))
-        reason[strlen (reason) - 1] = '\0';
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN,
                    "Cannot open “%s” as a context layer: %s. Choose a vector file GDAL reads (GeoPackage, "
                    "Shapefile, GeoJSON…) with lines or polygons.",

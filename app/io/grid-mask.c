@@ -13,6 +13,7 @@
 #include "gdal-error-trap.h"
 #include "layer-reprojection.h"
 #include "shepard-app-error.h"
+#include "vector-source.h"
 
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (OGRGeometryH, OGR_G_DestroyGeometry, NULL)
 
@@ -262,37 +263,23 @@ refuse_geometry_type (const char *source, OGRLayerH layer, OGRwkbGeometryType ty
 static OGRLayerH
 find_layer (GDALDatasetH dataset, const char *source, const char *wanted, GError **error)
 {
+  OGRLayerH layer = shepard_vector_source_find_layer (dataset, wanted);
   int count = GDALDatasetGetLayerCount (dataset);
-  guint64 index = 0;
-  OGRLayerH layer = NULL;
 
+  if (layer != NULL)
+    return layer;
+  g_autofree char *names = shepard_vector_source_layer_names (dataset, "“", "”");
   if (count == 0)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
-                   "The cutline “%s” holds no vector layer: a cutline needs a layer of polygons.", source);
-      return NULL;
-    }
-  if (wanted == NULL)
-    return GDALDatasetGetLayer (dataset, 0);
-  layer = GDALDatasetGetLayerByName (dataset, wanted);
-  if (layer == NULL && g_ascii_string_to_unsigned (wanted, 10, 0, (guint64) count - 1, &index, NULL))
-    layer = GDALDatasetGetLayer (dataset, (int) index);
-  if (layer == NULL)
-    {
-      g_autoptr (GString) names = g_string_new (NULL);
-      for (int i = 0; i < count; i++)
-        g_string_append_printf (names, "%s“%s”", i > 0 ? ", " : "",
-                                OGR_L_GetName (GDALDatasetGetLayer (dataset, i)));
-      if (count == 1)
-        g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
-                     "The cutline “%s” has no layer “%s”: its one layer is %s (index 0).", source, wanted,
-                     names->str);
-      else
-        g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
-                     "The cutline “%s” has no layer “%s”: give one of %s, or an index from 0 to %d.", source,
-                     wanted, names->str, count - 1);
-    }
-  return layer;
+    g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
+                 "The cutline “%s” holds no vector layer: a cutline needs a layer of polygons.", source);
+  else if (count == 1)
+    g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
+                 "The cutline “%s” has no layer “%s”: its one layer is %s (index 0).", source, wanted, names);
+  else
+    g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
+                 "The cutline “%s” has no layer “%s”: give one of %s, or an index from 0 to %d.", source, wanted,
+                 names, count - 1);
+  return NULL;
 }
 
 /* Every polygon of the layer in the target CRS, curves made lines; fails on any other geometry. */
@@ -351,13 +338,10 @@ shepard_grid_mask_add_cutline (ShepardGridMask *mask, const char *source, const 
   g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
   shepard_gdal_error_trap_push (&trap);
 
-  g_auto (GDALDatasetH) dataset = GDALOpenEx (source, GDAL_OF_VECTOR | GDAL_OF_VERBOSE_ERROR, NULL, NULL, NULL);
+  g_autofree char *reason = NULL;
+  g_auto (GDALDatasetH) dataset = shepard_vector_source_open (source, NULL, &trap, &reason);
   if (dataset == NULL)
     {
-      /* GDAL's reasons end with a full stop of their own, or none. */
-      g_autofree char *reason = g_strdup (shepard_gdal_error_trap_reason (&trap, "GDAL does not recognise its format"));
-      if (g_str_has_suffix (reason, "."))
-        reason[strlen (reason) - 1] = '\0';
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN,
                    "Cannot open the cutline “%s”: %s. Give a vector file GDAL reads (GeoPackage, Shapefile, "
                    "GeoJSON…) with polygons.",

@@ -9,6 +9,7 @@
 #include "gdal-error-trap.h"
 #include "shepard-app-error.h"
 #include "text-number.h"
+#include "vector-source.h"
 
 #include <string.h>
 
@@ -62,43 +63,25 @@ build_open_options (const char *source, const char *const *user_options, char **
   return TRUE;
 }
 
-static char *
-list_layer_names (GDALDatasetH dataset)
-{
-  GString *names = g_string_new (NULL);
-
-  for (int i = 0; i < GDALDatasetGetLayerCount (dataset); i++)
-    g_string_append_printf (names, "%s\"%s\"", i > 0 ? ", " : "",
-                            OGR_L_GetName (GDALDatasetGetLayer (dataset, i)));
-  return g_string_free (names, FALSE);
-}
-
 static OGRLayerH
 find_layer (GDALDatasetH dataset, const char *source, const char *wanted, GError **error)
 {
+  OGRLayerH layer = shepard_vector_source_find_layer (dataset, wanted);
   int layer_count = GDALDatasetGetLayerCount (dataset);
 
+  if (layer != NULL)
+    return layer;
   if (layer_count == 0)
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
                    "\"%s\" has no vector layer: give a file with a point layer", source);
       return NULL;
     }
-  if (wanted == NULL)
-    return GDALDatasetGetLayer (dataset, 0);
-
-  OGRLayerH layer = GDALDatasetGetLayerByName (dataset, wanted);
-  guint64 index = 0;
-  if (layer == NULL && g_ascii_string_to_unsigned (wanted, 10, 0, (guint64) layer_count - 1, &index, NULL))
-    layer = GDALDatasetGetLayer (dataset, (int) index);
-  if (layer == NULL)
-    {
-      g_autofree char *names = list_layer_names (dataset);
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
-                   "\"%s\" has no layer \"%s\": give one of %s, or an index from 0 to %d", source, wanted, names,
-                   layer_count - 1);
-    }
-  return layer;
+  g_autofree char *names = shepard_vector_source_layer_names (dataset, "\"", "\"");
+  g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_LAYER,
+               "\"%s\" has no layer \"%s\": give one of %s, or an index from 0 to %d", source, wanted, names,
+               layer_count - 1);
+  return NULL;
 }
 
 static gboolean
@@ -423,13 +406,14 @@ shepard_point_layer_list_numeric_fields (const char *path, char **layer_name, GE
   g_auto (ShepardCslList) options = NULL;
   if (!build_open_options (path, NULL, &options, error))
     return NULL;
-  g_auto (GDALDatasetH) dataset = GDALOpenEx (path, GDAL_OF_VECTOR, NULL, (const char *const *) options, NULL);
+  g_autofree char *reason = NULL;
+  g_auto (GDALDatasetH) dataset = shepard_vector_source_open (path, (const char *const *) options, &trap, &reason);
   if (dataset == NULL)
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN,
                    "Cannot open “%s” as a point layer: %s. Choose a vector file GDAL reads (CSV, GeoPackage, "
                    "Shapefile, GeoJSON…).",
-                   path, shepard_gdal_error_trap_reason (&trap, "GDAL does not recognise its format"));
+                   path, reason);
       return NULL;
     }
   if (GDALDatasetGetLayerCount (dataset) < 1)
@@ -531,12 +515,12 @@ shepard_point_layer_read_fields (const char *source, const char *layer, const ch
   if (!build_open_options (source, open_options, &options, error))
     return NULL;
 
-  g_auto (GDALDatasetH) dataset = GDALOpenEx (source, GDAL_OF_VECTOR | GDAL_OF_VERBOSE_ERROR, NULL,
-                                              (const char *const *) options, NULL);
+  g_autofree char *reason = NULL;
+  g_auto (GDALDatasetH) dataset = shepard_vector_source_open (source, (const char *const *) options, &trap, &reason);
   if (dataset == NULL)
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN, "cannot open \"%s\" as a vector source: %s",
-                   source, shepard_gdal_error_trap_reason (&trap, "GDAL does not recognise its format"));
+                   source, reason);
       return NULL;
     }
   OGRLayerH layer_handle = find_layer (dataset, source, layer, error);

@@ -458,6 +458,32 @@ test_not_a_vector_source (Fixture *fixture, gconstpointer data)
   g_error_free (error);
 }
 
+/* Listing the fields of a file GDAL cannot open gives GDAL's reason, written into the sentence with one full stop. */
+static void
+test_list_fields_unreadable (Fixture *fixture, gconstpointer data)
+{
+  g_autofree char *noise = write_file (fixture, "noise.bin", "\x01\x02\x03 not a vector format");
+  g_autofree char *absent = g_build_filename (fixture->directory, "absent.csv", NULL);
+  const struct {
+    const char *path, *reason;
+  } cases[] = {
+    { noise, "not recognized as a supported file format. Choose a vector file" },
+    { absent, "No such file or directory. Choose a vector file" },
+  };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *start = g_strdup_printf ("Cannot open “%s” as a point layer: ", cases[i].path);
+      g_assert_null (shepard_point_layer_list_numeric_fields (cases[i].path, NULL, &error));
+      g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN);
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, start));
+      g_assert_nonnull (strstr (error->message, cases[i].reason));
+      g_assert_null (strstr (error->message, ".."));
+    }
+}
+
 /* Several fields in one pass: each skips its own rows, by reason; fields over the same rows have the same points. */
 static void
 test_several_fields (Fixture *fixture, gconstpointer data)
@@ -555,6 +581,7 @@ main (int argc, char **argv)
   ADD_TEST ("csv/open-options", test_csv_open_options);
   ADD_TEST ("csv/null-values-skipped", test_csv_null_values_skipped);
   ADD_TEST ("csv/missing-and-unparsable-values", test_csv_missing_and_unparsable_values);
+  ADD_TEST ("list-fields/unreadable", test_list_fields_unreadable);
   g_test_add_func ("/app/point-layer/csv/prj-keeps-crs", test_csv_with_prj_keeps_crs);
   g_test_add_func ("/app/point-layer/csv/meuse-organic-matter", test_meuse_organic_matter);
   g_test_add_func ("/app/point-layer/text-numbers", test_text_numbers);
