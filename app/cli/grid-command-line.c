@@ -180,6 +180,9 @@ split_value_fields (ShepardGridOptions *options, GError **error)
 {
   g_auto (GStrv) names = g_strsplit (options->value_field, ",", -1);
 
+  /* An empty list splits into no names at all, which every later step takes for a field given. */
+  if (names[0] == NULL)
+    return shepard_usage_error (error, "-zfield needs field names separated by commas, not \"\"");
   for (char **name = names; *name != NULL; name++)
     {
       if (**name == '\0')

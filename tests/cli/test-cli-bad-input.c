@@ -171,6 +171,8 @@ static const BadInputCase bad_input_cases[] = {
   { "no-such-layer", "meuse.gpkg", .pattern = "no_such_layer", .args = { "-l", "no_such_layer", "-zfield", "zinc" } },
   { "no-such-field", "meuse.csv", .pattern = "nickel", .args = { "-zfield", "nickel" } },
   { "text-field", "meuse.csv", .pattern = "landuse", .args = { "-zfield", "landuse" } },
+  /* Found by fuzz-command-line: an empty list used to pass as a field and crash the read. */
+  { "empty-field-list", "meuse.csv", .pattern = "-zfield needs field names", .args = { "-zfield", "" } },
   { "empty-layer", "planned.gpkg", .pattern = "empty|no (usable |valid )?points?\\b|no features|0 points",
     .args = { "-zfield", "zinc" } },
   { "all-values-null", "unmeasured.gpkg", .pattern = "null|no (usable|valid)|no points|skipped",

@@ -28,6 +28,28 @@ check_name_values (const char *option, const char *const *list)
     }
 }
 
+/* -zfield a,b,c: the list holds every name of value_field, in order, each once and none empty. */
+static void
+check_value_fields (const ShepardGridOptions *options)
+{
+  const char *const *fields = (const char *const *) options->value_fields;
+
+  SHEPARD_FUZZ_CHECK (fields != NULL && fields[0] != NULL, "-zfield \"%s\" accepted without a field",
+                      options->value_field);
+  SHEPARD_FUZZ_CHECK (g_strv_length ((char **) fields) <= SHEPARD_MAX_FIELDS, "-zfield \"%s\" accepted with %u fields",
+                      options->value_field, g_strv_length ((char **) fields));
+  for (const char *const *field = fields; *field != NULL; field++)
+    {
+      SHEPARD_FUZZ_CHECK (**field != '\0' && strchr (*field, ',') == NULL, "-zfield \"%s\" gave the field \"%s\"",
+                          options->value_field, *field);
+      SHEPARD_FUZZ_CHECK (!g_strv_contains (field + 1, *field), "-zfield \"%s\" gave \"%s\" twice",
+                          options->value_field, *field);
+    }
+  g_autofree char *joined = g_strjoinv (",", (char **) fields);
+  SHEPARD_FUZZ_CHECK (strcmp (joined, options->value_field) == 0, "-zfield \"%s\" gave the fields \"%s\"",
+                      options->value_field, joined);
+}
+
 static void
 check_grid_options (const ShepardGridOptions *options)
 {
@@ -54,6 +76,12 @@ check_grid_options (const ShepardGridOptions *options)
   SHEPARD_FUZZ_CHECK (isfinite (options->margin_percent) && options->margin_percent >= 0.0,
                       "--margin %g accepted", options->margin_percent);
   SHEPARD_FUZZ_CHECK (!(options->has_extent && options->margin_percent > 0.0), "--margin accepted with -txe/-tye");
+  SHEPARD_FUZZ_CHECK (!options->target_aligned || options->has_resolution, "-tap accepted without -tr");
+  SHEPARD_FUZZ_CHECK (options->mask_distance == 0.0
+                        || (isfinite (options->mask_distance) && options->mask_distance > 0.0),
+                      "--mask-distance %g accepted", options->mask_distance);
+  SHEPARD_FUZZ_CHECK (options->cutline_layer == NULL || options->cutline != NULL, "-cl accepted without -cutline");
+  check_value_fields (options);
 }
 
 static void
