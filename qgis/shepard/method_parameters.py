@@ -27,7 +27,6 @@ class NumberOption:
     integer: bool = False
     default: float = None
     minimum: float = None
-    maximum: float = None
     advanced: bool = False
 
 
@@ -115,8 +114,6 @@ def _number_parameter(option):
                                              option.default is None)
     if option.minimum is not None:
         parameter.setMinimum(option.minimum)
-    if option.maximum is not None:
-        parameter.setMaximum(option.maximum)
     parameter.setHelp(_tr(option.help))
     return _advanced(parameter, option.advanced)
 

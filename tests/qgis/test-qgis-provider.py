@@ -337,6 +337,16 @@ def test_memory_layer_goes_through_a_geopackage():
     assert_same_raster(output, expected)
 
 
+def test_every_parameter_has_help():
+    InProcessQgis.start()
+    algorithms = {algorithm.id(): algorithm for algorithm in InProcessQgis.provider.algorithms()}
+    assert sorted(algorithms) == ["shepard:adaptiveidw", "shepard:crossvalidation", "shepard:idw"], sorted(algorithms)
+    for name, algorithm in algorithms.items():
+        assert algorithm.shortHelpString().strip(), "{} has no help".format(name)
+        silent = [parameter.name() for parameter in algorithm.parameterDefinitions() if not parameter.help().strip()]
+        assert not silent, "{}: no help for {}".format(name, ", ".join(silent))
+
+
 CASES = [
     test_install_command_enables_the_plugin,
     test_missing_tools_are_named,
@@ -347,6 +357,7 @@ CASES = [
     test_shepard_folder_setting,
     test_cancel_stops_the_tool_and_leaves_no_output,
     test_memory_layer_goes_through_a_geopackage,
+    test_every_parameter_has_help,
     test_neighbourhood_masks_tap_and_fields_equal_shepard_grid,
     test_ellipse_and_cutline_equal_shepard_grid,
 ]
