@@ -46,13 +46,6 @@ shepard_mask_section_new (void)
 }
 
 static void
-notify_changed (ShepardMaskSection *self)
-{
-  if (shepard_change_batch_note (&self->batch))
-    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
-}
-
-static void
 update_rows (ShepardMaskSection *self)
 {
   guint kind = gtk_drop_down_get_selected (self->kind_dropdown);
@@ -95,7 +88,7 @@ on_kind_changed (ShepardMaskSection *self)
 {
   update_rows (self);
   shepard_mask_section_set_error (self, NULL);
-  notify_changed (self);
+  shepard_change_batch_note (&self->batch);
 }
 
 static void
@@ -103,7 +96,7 @@ on_distance_changed (ShepardMaskSection *self)
 {
   shepard_mask_section_set_error (self, NULL);
   if (gtk_drop_down_get_selected (self->kind_dropdown) == SHEPARD_MASK_DISTANCE)
-    notify_changed (self);
+    shepard_change_batch_note (&self->batch);
 }
 
 static int
@@ -147,7 +140,7 @@ set_cutline (ShepardMaskSection *self, const char *path, const char *layer)
     }
   shepard_mask_section_set_error (self, NULL);
   if (gtk_drop_down_get_selected (self->kind_dropdown) == SHEPARD_MASK_CUTLINE)
-    notify_changed (self);
+    shepard_change_batch_note (&self->batch);
 }
 
 static void
@@ -228,8 +221,7 @@ shepard_mask_section_set_mask (ShepardMaskSection *self, ShepardMaskKind kind, d
   if (kind == SHEPARD_MASK_CUTLINE)
     set_cutline (self, cutline_path, cutline_layer);
   gtk_drop_down_set_selected (self->kind_dropdown, kind);
-  if (shepard_change_batch_end (&self->batch))
-    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  shepard_change_batch_end (&self->batch);
 }
 
 void
@@ -241,9 +233,7 @@ shepard_mask_section_set_units (ShepardMaskSection *self, const char *unit, doub
   gtk_label_set_text (self->distance_unit, unit);
   if (!(extent_size > 0.0) || !isfinite (extent_size))
     return;
-  double step = pow (10.0, floor (log10 (extent_size / 100.0)));
-  gtk_spin_button_set_digits (self->distance_spin, (guint) CLAMP (-floor (log10 (extent_size / 1000.0)), 0, 8));
-  gtk_spin_button_set_increments (self->distance_spin, step, 10 * step);
+  shepard_spin_entry_fit_distance (self->distance_spin, extent_size);
 }
 
 void
@@ -260,8 +250,7 @@ shepard_mask_section_bind_settings (ShepardMaskSection *self, GSettings *setting
   g_settings_bind (settings, "mask-distance", gtk_spin_button_get_adjustment (self->distance_spin), "value",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "mask", self->kind_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
-  if (shepard_change_batch_end (&self->batch))
-    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  shepard_change_batch_end (&self->batch);
 }
 
 void
@@ -330,6 +319,7 @@ shepard_mask_section_class_init (ShepardMaskSectionClass *klass)
 static void
 shepard_mask_section_init (ShepardMaskSection *self)
 {
+  shepard_change_batch_init (&self->batch, self, signals[SIGNAL_CHANGED]);
   gtk_widget_init_template (GTK_WIDGET (self));
   GtkEventController *focus = gtk_event_controller_focus_new ();
   g_signal_connect_swapped (focus, "leave", G_CALLBACK (on_cutline_layer_activate), self);

@@ -83,26 +83,6 @@ shepard_neighbourhood_section_new (void)
 }
 
 static void
-begin_batch (ShepardNeighbourhoodSection *self)
-{
-  shepard_change_batch_begin (&self->batch);
-}
-
-static void
-end_batch (ShepardNeighbourhoodSection *self)
-{
-  if (shepard_change_batch_end (&self->batch))
-    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
-}
-
-static void
-notify_changed (ShepardNeighbourhoodSection *self)
-{
-  if (shepard_change_batch_note (&self->batch))
-    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
-}
-
-static void
 show_spin_error (ShepardNeighbourhoodSection *self, Spin spin, const char *message)
 {
   shepard_spin_entry_show_error (self->spins[spin], self->spin_errors[spin], message);
@@ -218,7 +198,7 @@ on_value_changed (ShepardNeighbourhoodSection *self, GtkAdjustment *adjustment)
       linger_shape (self);
     }
   update_validation (self);
-  notify_changed (self);
+  shepard_change_batch_note (&self->batch);
 }
 
 static void
@@ -232,7 +212,7 @@ on_selection_changed (ShepardNeighbourhoodSection *self, GParamSpec *pspec, GtkD
       set_shape_shown (self, self->batch.depth == 0 || self->shape_shown);
     }
   update_validation (self);
-  notify_changed (self);
+  shepard_change_batch_note (&self->batch);
 }
 
 /* GtkSpinButton reads an entry that is not a number as 0 and clamps one out of range (both silently); the section
@@ -292,7 +272,7 @@ shepard_neighbourhood_section_set_params (ShepardNeighbourhoodSection *self, con
   g_return_if_fail (SHEPARD_IS_NEIGHBOURHOOD_SECTION (self));
   g_return_if_fail (params != NULL);
 
-  begin_batch (self);
+  shepard_change_batch_begin (&self->batch);
   for (Spin spin = 0; spin < N_SPINS; spin++)
     show_spin_error (self, spin, NULL);
   if (params->radius1 <= 0.0)
@@ -317,7 +297,7 @@ shepard_neighbourhood_section_set_params (ShepardNeighbourhoodSection *self, con
   gtk_spin_button_set_value (self->spins[SPIN_MAX_PER_QUADRANT], params->max_points_per_quadrant);
   gtk_spin_button_set_value (self->spins[SPIN_MIN_PER_QUADRANT], params->min_points_per_quadrant);
   gtk_spin_button_set_value (self->spins[SPIN_SMOOTHING], params->smoothing);
-  end_batch (self);
+  shepard_change_batch_end (&self->batch);
 }
 
 void
@@ -328,13 +308,13 @@ shepard_neighbourhood_section_reset (ShepardNeighbourhoodSection *self)
   g_return_if_fail (SHEPARD_IS_NEIGHBOURHOOD_SECTION (self));
 
   shepard_params_init_idw (&params);
-  begin_batch (self);
+  shepard_change_batch_begin (&self->batch);
   shepard_neighbourhood_section_set_params (self, &params);
   for (Spin spin = SPIN_RADIUS; spin <= SPIN_RADIUS2; spin++)
     gtk_spin_button_set_value (self->spins[spin], self->default_radius);
   gtk_spin_button_set_value (self->spins[SPIN_ANGLE], 0.0);
   gtk_spin_button_set_value (self->spins[SPIN_NEIGHBORS], self->default_neighbors);
-  end_batch (self);
+  shepard_change_batch_end (&self->batch);
 }
 
 static const char *
@@ -369,23 +349,17 @@ shepard_neighbourhood_section_set_units (ShepardNeighbourhoodSection *self, doub
   if (!(extent_size > 0.0) || !isfinite (extent_size))
     return;
 
-  /* A hundredth of the layer per step, a thousandth as the last decimal shown. */
-  double step = pow (10.0, floor (log10 (extent_size / 100.0)));
-  int digits = (int) CLAMP (-floor (log10 (extent_size / 1000.0)), 0, 8);
-  begin_batch (self);
+  double step = 0.0;
+  shepard_change_batch_begin (&self->batch);
   for (gsize i = 0; i < G_N_ELEMENTS (distances); i++)
-    {
-      GtkSpinButton *spin = self->spins[distances[i]];
-      gtk_spin_button_set_digits (spin, digits);
-      gtk_spin_button_set_increments (spin, step, 10 * step);
-    }
+    step = shepard_spin_entry_fit_distance (self->spins[distances[i]], extent_size);
   if (selected_shape (self) == SHAPE_NONE)
     {
       double quarter = round (extent_size / 4.0 / step) * step;
       for (Spin spin = SPIN_RADIUS; spin <= SPIN_RADIUS2; spin++)
         gtk_spin_button_set_value (self->spins[spin], quarter);
     }
-  end_batch (self);
+  shepard_change_batch_end (&self->batch);
 }
 
 const char *
@@ -416,13 +390,13 @@ shepard_neighbourhood_section_bind_settings (ShepardNeighbourhoodSection *self, 
   g_return_if_fail (SHEPARD_IS_NEIGHBOURHOOD_SECTION (self));
   g_return_if_fail (G_IS_SETTINGS (settings));
 
-  begin_batch (self);
+  shepard_change_batch_begin (&self->batch);
   for (gsize i = 0; i < G_N_ELEMENTS (spin_keys); i++)
     g_settings_bind (settings, spin_keys[i].key, gtk_spin_button_get_adjustment (self->spins[spin_keys[i].spin]),
                      "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "search-shape", self->shape_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "neighbourhood", self->neighbors_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
-  end_batch (self);
+  shepard_change_batch_end (&self->batch);
 }
 
 gboolean
@@ -548,6 +522,7 @@ shepard_neighbourhood_section_class_init (ShepardNeighbourhoodSectionClass *klas
 static void
 shepard_neighbourhood_section_init (ShepardNeighbourhoodSection *self)
 {
+  shepard_change_batch_init (&self->batch, self, signals[SIGNAL_CHANGED]);
   gtk_widget_init_template (GTK_WIDGET (self));
   self->unit = g_strdup ("m");
   self->default_radius = gtk_spin_button_get_value (self->spins[SPIN_RADIUS]);

@@ -61,8 +61,7 @@ struct _ShepardParameterPanel
 
   /* The template's values of the controls that shepard_params_init_aidw leaves alone. */
   double default_area, default_preview_cells;
-  /* While > 0 the controls are set as a whole and "changed" waits for the end. */
-  ShepardChangeBatch batch;
+  ShepardChangeBatch batch; /* emits "changed" */
 };
 
 G_DEFINE_FINAL_TYPE (ShepardParameterPanel, shepard_parameter_panel, GTK_TYPE_WIDGET)
@@ -78,26 +77,6 @@ GtkWidget *
 shepard_parameter_panel_new (void)
 {
   return g_object_new (SHEPARD_TYPE_PARAMETER_PANEL, NULL);
-}
-
-static void
-begin_batch (ShepardParameterPanel *self)
-{
-  shepard_change_batch_begin (&self->batch);
-}
-
-static void
-end_batch (ShepardParameterPanel *self)
-{
-  if (shepard_change_batch_end (&self->batch))
-    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
-}
-
-static void
-notify_changed (ShepardParameterPanel *self)
-{
-  if (shepard_change_batch_note (&self->batch))
-    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
 static void
@@ -242,13 +221,13 @@ on_value_changed (ShepardParameterPanel *self, GtkAdjustment *adjustment)
       show_spin_error (self, spin, NULL);
   update_alpha_warning (self);
   update_alpha_plot (self);
-  notify_changed (self);
+  shepard_change_batch_note (&self->batch);
 }
 
 static void
 on_section_changed (ShepardParameterPanel *self)
 {
-  notify_changed (self);
+  shepard_change_batch_note (&self->batch);
 }
 
 static void
@@ -257,7 +236,7 @@ on_selection_changed (ShepardParameterPanel *self)
   update_sensitivity (self);
   update_alpha_warning (self);
   update_saturation_warning (self);
-  notify_changed (self);
+  shepard_change_batch_note (&self->batch);
 }
 
 /* GtkSpinButton reads an entry that is not a number as 0 and clamps one out of range (both silently), so the
@@ -324,7 +303,7 @@ shepard_parameter_panel_set_params (ShepardParameterPanel *self, const shepard_p
   g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
   g_return_if_fail (params != NULL);
 
-  begin_batch (self);
+  shepard_change_batch_begin (&self->batch);
   clear_spin_errors (self);
   gtk_drop_down_set_selected (self->method_dropdown,
                               params->method == SHEPARD_METHOD_AIDW ? METHOD_AIDW : METHOD_IDW);
@@ -341,7 +320,7 @@ shepard_parameter_panel_set_params (ShepardParameterPanel *self, const shepard_p
     gtk_spin_button_set_value (self->spins[SPIN_AREA], params->area);
   shepard_neighbourhood_section_set_params (self->neighbourhood_section, params);
   gtk_drop_down_set_selected (self->rexp_dropdown, params->rexp == SHEPARD_REXP_KNN ? REXP_KNN : REXP_NEAREST);
-  end_batch (self);
+  shepard_change_batch_end (&self->batch);
 }
 
 guint
@@ -368,13 +347,13 @@ shepard_parameter_panel_reset (ShepardParameterPanel *self)
   g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
 
   shepard_params_init_aidw (&params);
-  begin_batch (self);
+  shepard_change_batch_begin (&self->batch);
   shepard_parameter_panel_set_params (self, &params);
   gtk_spin_button_set_value (self->spins[SPIN_AREA], self->default_area);
   shepard_neighbourhood_section_reset (self->neighbourhood_section);
   shepard_mask_section_set_mask (self->mask_section, SHEPARD_MASK_NONE, 0, NULL, NULL);
   gtk_spin_button_set_value (self->spins[SPIN_PREVIEW_CELLS], self->default_preview_cells);
-  end_batch (self);
+  shepard_change_batch_end (&self->batch);
 }
 
 void
@@ -391,7 +370,7 @@ shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *s
     { SPIN_R_MAX, "r-max" },   { SPIN_AREA, "area" }, { SPIN_PREVIEW_CELLS, "preview-cells" },
   };
 
-  begin_batch (self);
+  shepard_change_batch_begin (&self->batch);
   g_settings_bind (settings, "method", self->method_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
   for (gsize i = 0; i < G_N_ELEMENTS (spin_keys); i++)
     g_settings_bind (settings, spin_keys[i].key, gtk_spin_button_get_adjustment (self->spins[spin_keys[i].spin]),
@@ -407,7 +386,7 @@ shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *s
   shepard_neighbourhood_section_bind_settings (self->neighbourhood_section, settings);
   shepard_mask_section_bind_settings (self->mask_section, settings);
   g_settings_bind (settings, "rexp", self->rexp_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
-  end_batch (self);
+  shepard_change_batch_end (&self->batch);
 }
 
 static void
@@ -511,6 +490,7 @@ shepard_parameter_panel_class_init (ShepardParameterPanelClass *klass)
 static void
 shepard_parameter_panel_init (ShepardParameterPanel *self)
 {
+  shepard_change_batch_init (&self->batch, self, signals[SIGNAL_CHANGED]);
   g_type_ensure (SHEPARD_TYPE_ALPHA_PLOT);
   g_type_ensure (SHEPARD_TYPE_NEIGHBOURHOOD_SECTION);
   g_type_ensure (SHEPARD_TYPE_MASK_SECTION);

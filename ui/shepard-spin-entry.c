@@ -81,3 +81,15 @@ shepard_spin_entry_show_error (GtkSpinButton *spin_button, GtkLabel *error_label
   gtk_accessible_update_state (GTK_ACCESSIBLE (spin_button), GTK_ACCESSIBLE_STATE_INVALID,
                                message != NULL ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
 }
+
+double
+shepard_spin_entry_fit_distance (GtkSpinButton *spin_button, double extent_size)
+{
+  g_return_val_if_fail (GTK_IS_SPIN_BUTTON (spin_button), 0.0);
+  g_return_val_if_fail (extent_size > 0.0 && isfinite (extent_size), 0.0);
+
+  double step = pow (10.0, floor (log10 (extent_size / 100.0)));
+  gtk_spin_button_set_digits (spin_button, (guint) CLAMP (-floor (log10 (extent_size / 1000.0)), 0, 8));
+  gtk_spin_button_set_increments (spin_button, step, 10 * step);
+  return step;
+}

@@ -16,4 +16,8 @@ gboolean shepard_spin_entry_read (GtkSpinButton *spin_button, double *value, cha
  * technologies while there is one. */
 void shepard_spin_entry_show_error (GtkSpinButton *spin_button, GtkLabel *error_label, const char *message);
 
+/* Fits a spin button of distances to a layer extent_size across (positive, finite): steps of a hundredth of it,
+ * rounded down to a power of ten, and a thousandth as the last decimal shown. Returns the step. */
+double shepard_spin_entry_fit_distance (GtkSpinButton *spin_button, double extent_size);
+
 G_END_DECLS
