@@ -22,10 +22,8 @@ _shepard_map_view_upload_surface (ShepardMapView *self, GError **error)
       const float *cells = plane == SHEPARD_PLANE_ALPHA ? surface->alpha : plane == SHEPARD_PLANE_R_OBS
                                                                              ? surface->r_obs
                                                                              : surface->values;
-      if (!shepard_renderer_set_grid (self->renderer, &surface->grid, cells, error))
-        return FALSE;
-      shepard_renderer_set_grid_mask (self->renderer, surface->keep);
-      return TRUE;
+      /* Masked cells are NaN in host planes already (shepard_surface_take_mask). */
+      return shepard_renderer_set_grid (self->renderer, &surface->grid, cells, error);
     }
   if (self->interop)
     {

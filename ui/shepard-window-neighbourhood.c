@@ -3,8 +3,6 @@
  * in the sections that take distances (Neighbourhood, Mask). */
 #include "shepard-window-private.h"
 
-#include "coordinate-transform.h"
-
 static void
 update_search_shape (ShepardWindow *self)
 {
@@ -30,20 +28,14 @@ _shepard_window_neighbourhood_init (ShepardWindow *self)
 }
 
 void
-_shepard_window_neighbourhood_show_document (ShepardWindow *self)
+_shepard_window_neighbourhood_show_document (ShepardWindow *self, double metres_per_unit)
 {
   ShepardNeighbourhoodSection *section = shepard_parameter_panel_get_neighbourhood_section (self->parameter_panel);
-  const ShepardPointLayer *points = shepard_document_get_points (self->document);
-  g_autoptr (ShepardCoordinateTransform) crs = points->crs_wkt != NULL
-                                                 ? shepard_coordinate_transform_new (points->crs_wkt, NULL)
-                                                 : NULL;
   double extent[4];
 
   shepard_document_get_extent (self->document, extent);
   double size = MAX (extent[2] - extent[0], extent[3] - extent[1]);
-  shepard_neighbourhood_section_set_units (section,
-                                           crs != NULL ? shepard_coordinate_transform_get_metres_per_unit (crs) : -1,
-                                           size);
+  shepard_neighbourhood_section_set_units (section, metres_per_unit, size);
   shepard_mask_section_set_units (shepard_parameter_panel_get_mask_section (self->parameter_panel),
                                   shepard_neighbourhood_section_get_unit (section), size);
   update_search_shape (self);

@@ -105,9 +105,10 @@ void _shepard_window_sandbox_show_document (ShepardWindow *self);
 void _shepard_window_sandbox_dispose (ShepardWindow *self);
 
 /* shepard-window-neighbourhood.c: the search shape drawn on the map while the Neighbourhood section edits it, and
- * the section's unit and steps from each layer. */
+ * the section's unit and steps from each layer (metres_per_unit as shepard_coordinate_transform_get_metres_per_unit
+ * gives it, -1 without a CRS). */
 void _shepard_window_neighbourhood_init (ShepardWindow *self);
-void _shepard_window_neighbourhood_show_document (ShepardWindow *self);
+void _shepard_window_neighbourhood_show_document (ShepardWindow *self, double metres_per_unit);
 
 /* shepard-window-mask.c: the Mask section's choice as the document's mask, built again for each layer and each edit
  * of a sandbox's points (show_document goes before the sandbox's, whose edits interpolate). */

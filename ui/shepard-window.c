@@ -317,17 +317,18 @@ update_engine_line (ShepardWindow *self)
 }
 
 /* The status bar reads positions in the layer's CRS and as latitude and longitude; the scale bar measures in its
- * unit. */
-static void
+ * unit. Returns the metres in the unit (0: degrees; -1: unknown). */
+static double
 show_coordinates (ShepardWindow *self, const char *crs_wkt)
 {
   g_autoptr (ShepardCoordinateTransform) crs = crs_wkt != NULL ? shepard_coordinate_transform_new (crs_wkt, NULL)
                                                                 : NULL;
+  double metres_per_unit = crs != NULL ? shepard_coordinate_transform_get_metres_per_unit (crs) : -1;
 
   shepard_status_bar_set_crs (self->status_bar, crs_wkt);
-  shepard_scale_bar_set_metres_per_unit (self->scale_bar,
-                                         crs != NULL ? shepard_coordinate_transform_get_metres_per_unit (crs) : -1);
+  shepard_scale_bar_set_metres_per_unit (self->scale_bar, metres_per_unit);
   gtk_widget_set_visible (GTK_WIDGET (self->scale_bar), TRUE);
+  return metres_per_unit;
 }
 
 void
@@ -350,7 +351,7 @@ _shepard_window_show_document (ShepardWindow *self)
   shepard_map_view_clear (self->map_view);
   shepard_map_view_set_points (self->map_view, points->x, points->y, points->z, points->count, x_min, y_min, x_max,
                                y_max);
-  show_coordinates (self, points->crs_wkt);
+  double metres_per_unit = show_coordinates (self, points->crs_wkt);
   gtk_widget_set_visible (GTK_WIDGET (self->legend), TRUE);
   gtk_widget_set_sensitive (self->side_panel, TRUE);
   gtk_widget_set_sensitive (self->instruments_box, TRUE);
@@ -361,7 +362,7 @@ _shepard_window_show_document (ShepardWindow *self)
   _shepard_window_mask_show_document (self);
   _shepard_window_sandbox_show_document (self);
   _shepard_window_context_show_document (self);
-  _shepard_window_neighbourhood_show_document (self);
+  _shepard_window_neighbourhood_show_document (self, metres_per_unit);
   _shepard_window_update_display (self);
   update_stale (self);
   on_parameters_changed (self);
