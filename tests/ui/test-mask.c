@@ -10,8 +10,6 @@
 #include "shepard-parameter-panel.h"
 #include "ui-test-support.h"
 
-#define APPLICATION_ID "io.github.shepard.Shepard"
-
 static ShepardWindow *window;
 
 static gpointer
@@ -22,12 +20,6 @@ section_child (ShepardMaskSection *section, const char *name)
   return child;
 }
 
-static void
-count_signal (gpointer instance, int *count)
-{
-  (*count)++;
-}
-
 static ShepardMaskSection *
 new_section (int *changes)
 {
@@ -35,17 +27,6 @@ new_section (int *changes)
 
   g_signal_connect (section, "changed", G_CALLBACK (count_signal), changes);
   return section;
-}
-
-static GSettings *
-new_settings (void)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = source != NULL ? g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE)
-                                                      : NULL;
-
-  g_assert_nonnull (schema);
-  return g_settings_new_full (schema, NULL, NULL);
 }
 
 static void

@@ -11,8 +11,6 @@
 #include "shepard-search-shape-overlay.h"
 #include "ui-test-support.h"
 
-#define APPLICATION_ID "io.github.shepard.Shepard"
-
 static ShepardWindow *window;
 
 static gpointer
@@ -23,12 +21,6 @@ section_child (ShepardNeighbourhoodSection *section, const char *name)
   return child;
 }
 
-static void
-count_signal (gpointer instance, int *count)
-{
-  (*count)++;
-}
-
 static ShepardNeighbourhoodSection *
 new_section (int *changes)
 {
@@ -37,25 +29,6 @@ new_section (int *changes)
 
   g_signal_connect (section, "changed", G_CALLBACK (count_signal), changes);
   return section;
-}
-
-static GSettings *
-new_settings (void)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = source != NULL ? g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE)
-                                                      : NULL;
-
-  g_assert_nonnull (schema);
-  return g_settings_new_full (schema, NULL, NULL);
-}
-
-/* What the user does: types text, then presses Enter or leaves the field. */
-static void
-enter (GtkSpinButton *spin, const char *text)
-{
-  gtk_editable_set_text (GTK_EDITABLE (spin), text);
-  gtk_spin_button_update (spin);
 }
 
 static void
@@ -122,7 +95,7 @@ test_each_control (void)
   gtk_drop_down_set_selected (section_child (section, "shape_dropdown"), 1);
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (section_child (section, "radius_spin"))));
   g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (section_child (section, "radius1_spin"))));
-  enter (section_child (section, "radius_spin"), "250");
+  enter_text (section_child (section, "radius_spin"), "250");
   read_params (section, &params);
   g_assert_cmpfloat (params.radius1, ==, 250);
   g_assert_cmpfloat (params.radius2, ==, 250);
@@ -132,9 +105,9 @@ test_each_control (void)
   gtk_drop_down_set_selected (section_child (section, "shape_dropdown"), 2);
   g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (section_child (section, "radius_spin"))));
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (section_child (section, "angle_spin"))));
-  enter (section_child (section, "radius1_spin"), "400");
-  enter (section_child (section, "radius2_spin"), "150");
-  enter (section_child (section, "angle_spin"), "37.5");
+  enter_text (section_child (section, "radius1_spin"), "400");
+  enter_text (section_child (section, "radius2_spin"), "150");
+  enter_text (section_child (section, "angle_spin"), "37.5");
   read_params (section, &params);
   g_assert_cmpfloat (params.radius1, ==, 400);
   g_assert_cmpfloat (params.radius2, ==, 150);
@@ -143,11 +116,11 @@ test_each_control (void)
 
   gtk_drop_down_set_selected (section_child (section, "neighbors_dropdown"), 1);
   g_assert_true (gtk_widget_get_sensitive (section_child (section, "neighbors_spin")));
-  enter (section_child (section, "neighbors_spin"), "24");
-  enter (section_child (section, "min_points_spin"), "3");
-  enter (section_child (section, "max_per_quadrant_spin"), "6");
-  enter (section_child (section, "min_per_quadrant_spin"), "1");
-  enter (section_child (section, "smoothing_spin"), "12");
+  enter_text (section_child (section, "neighbors_spin"), "24");
+  enter_text (section_child (section, "min_points_spin"), "3");
+  enter_text (section_child (section, "max_per_quadrant_spin"), "6");
+  enter_text (section_child (section, "min_per_quadrant_spin"), "1");
+  enter_text (section_child (section, "smoothing_spin"), "12");
   read_params (section, &params);
   g_assert_cmpint (params.neighbors, ==, 24);
   g_assert_cmpint (params.min_points, ==, 3);
@@ -229,8 +202,8 @@ test_validation_message (void)
   shepard_error error = { 0 };
 
   gtk_drop_down_set_selected (section_child (section, "neighbors_dropdown"), 1);
-  enter (section_child (section, "neighbors_spin"), "8");
-  enter (section_child (section, "min_points_spin"), "10");
+  enter_text (section_child (section, "neighbors_spin"), "8");
+  enter_text (section_child (section, "min_points_spin"), "10");
   read_params (section, &params);
   g_assert_cmpint (params.min_points, ==, 10);
   g_assert_cmpint (shepard_params_validate (&params, &error), !=, SHEPARD_OK);
@@ -240,7 +213,7 @@ test_validation_message (void)
   g_assert_true (gtk_widget_get_visible (label));
   g_assert_true (gtk_widget_has_css_class (label, "error"));
 
-  enter (section_child (section, "min_points_spin"), "8");
+  enter_text (section_child (section, "min_points_spin"), "8");
   g_assert_null (shepard_neighbourhood_section_get_validation_message (section));
   g_assert_false (gtk_widget_get_visible (label));
 }
@@ -252,7 +225,7 @@ test_refused_entry (void)
   g_autoptr (ShepardNeighbourhoodSection) section = new_section (&changes);
   GtkWidget *error = section_child (section, "smoothing_error");
 
-  enter (section_child (section, "smoothing_spin"), "-1");
+  enter_text (section_child (section, "smoothing_spin"), "-1");
   g_assert_true (gtk_widget_get_visible (error));
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (error)), ==,
                    "Smoothing: -1 is below the smallest allowed, 0; kept 0");
@@ -287,7 +260,7 @@ test_units (void)
 
   /* A radius in use is the user's: a new layer leaves it. */
   gtk_drop_down_set_selected (section_child (section, "shape_dropdown"), 1);
-  enter (radius, "0.2");
+  enter_text (radius, "0.2");
   shepard_neighbourhood_section_set_units (section, 0.3048, 10000);
   g_assert_cmpstr (shepard_neighbourhood_section_get_unit (section), ==, "ft");
   g_assert_cmpfloat (fabs (gtk_spin_button_get_value (radius) - 0.2), <, 1e-9);
@@ -316,7 +289,7 @@ test_bind_settings (void)
   g_assert_cmpint (params.min_points, ==, 2);
   g_assert_cmpfloat (params.smoothing, ==, 5);
 
-  enter (section_child (section, "max_per_quadrant_spin"), "4");
+  enter_text (section_child (section, "max_per_quadrant_spin"), "4");
   g_assert_cmpfloat (g_settings_get_double (settings, "max-points-per-quadrant"), ==, 4);
   shepard_neighbourhood_section_reset (section);
   g_assert_cmpuint (g_settings_get_uint (settings, "search-shape"), ==, 0);
@@ -347,12 +320,12 @@ test_shape_shown (void)
   gboolean shown = FALSE;
 
   g_signal_connect (section, "notify::shape-shown", G_CALLBACK (on_shape_shown), &shown);
-  enter (section_child (section, "smoothing_spin"), "3");
+  enter_text (section_child (section, "smoothing_spin"), "3");
   g_assert_false (shown);
   gtk_drop_down_set_selected (section_child (section, "shape_dropdown"), 1);
   g_assert_true (shown);
   g_assert_true (wait_until (is_false, &shown));
-  enter (section_child (section, "radius_spin"), "300");
+  enter_text (section_child (section, "radius_spin"), "300");
   g_assert_true (shown);
   g_assert_true (wait_until (is_false, &shown));
   gtk_drop_down_set_selected (section_child (section, "shape_dropdown"), 0);
@@ -389,9 +362,9 @@ test_overlay_geometry (void)
 
   /* The user edits the ellipse: the window shows it. */
   gtk_drop_down_set_selected (section_child (section, "shape_dropdown"), 2);
-  enter (section_child (section, "radius1_spin"), "800");
-  enter (section_child (section, "radius2_spin"), "300");
-  enter (section_child (section, "angle_spin"), "30");
+  enter_text (section_child (section, "radius1_spin"), "800");
+  enter_text (section_child (section, "radius2_spin"), "300");
+  enter_text (section_child (section, "angle_spin"), "30");
   g_assert_true (shepard_search_shape_overlay_get_shown (overlay));
   g_assert_true (shepard_map_view_get_visible_extent (view, &x_min, &y_min, &x_max, &y_max));
   g_assert_true (shepard_search_shape_overlay_get_center (overlay, &cx, &cy));
@@ -480,7 +453,7 @@ test_nodata_transparent (void)
 
   g_assert_nonnull (shepard_window_get_document (window));
   gtk_drop_down_set_selected (section_child (section, "shape_dropdown"), 1);
-  enter (section_child (section, "radius_spin"), "150");
+  enter_text (section_child (section, "radius_spin"), "150");
   g_assert_true (wait_until (is_settled_with_nodata, &radius));
   ShepardSurface *surface = shepard_window_get_surface (window);
   const shepard_grid *grid = &surface->grid;

@@ -13,8 +13,6 @@
 #include "shepard-wheel-guard-private.h"
 #include "ui-test-support.h"
 
-#define APPLICATION_ID "io.github.shepard.Shepard"
-
 /* A control of the panel's template, or of its Neighbourhood section's. */
 static gpointer
 panel_child (ShepardParameterPanel *panel, const char *name)
@@ -25,12 +23,6 @@ panel_child (ShepardParameterPanel *panel, const char *name)
                                            SHEPARD_TYPE_NEIGHBOURHOOD_SECTION, name);
   g_assert_nonnull (child);
   return child;
-}
-
-static void
-count_signal (gpointer instance, int *count)
-{
-  (*count)++;
 }
 
 static void
@@ -47,17 +39,6 @@ new_panel (int *changes)
 
   g_signal_connect (panel, "changed", G_CALLBACK (count_signal), changes);
   return panel;
-}
-
-static GSettings *
-new_settings (void)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = source != NULL ? g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE)
-                                                      : NULL;
-
-  g_assert_nonnull (schema);
-  return g_settings_new_full (schema, NULL, NULL);
 }
 
 static void
@@ -205,15 +186,6 @@ test_sensitivity (void)
   g_assert_true (gtk_widget_get_sensitive (neighbors));
 }
 
-/* What the user does: types text, then presses Enter or leaves the field (both end in gtk_spin_button_update). */
-static void
-enter (GtkSpinButton *spin, const char *text)
-{
-  gtk_editable_set_text (GTK_EDITABLE (spin), text);
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, text);
-  gtk_spin_button_update (spin);
-}
-
 typedef struct {
   const char *spin, *error, *text, *message;
 } RefusedEntry;
@@ -248,7 +220,7 @@ test_refused_entries (void)
       g_autofree char *shown = g_strdup (gtk_editable_get_text (GTK_EDITABLE (spin)));
 
       g_test_message ("%s ← “%s”", entry->spin, entry->text);
-      enter (spin, entry->text);
+      enter_text (spin, entry->text);
       g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, before);
       g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, shown);
       g_assert_cmpint (changes, ==, 0);
@@ -263,7 +235,7 @@ test_refused_entries (void)
       /* The next valid entry clears it. */
       g_autofree char *valid = g_strdup_printf ("%g", gtk_adjustment_get_lower (gtk_spin_button_get_adjustment (spin))
                                                         + 1);
-      enter (spin, valid);
+      enter_text (spin, valid);
       g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, g_ascii_strtod (valid, NULL));
       g_assert_cmpint (changes, ==, 1);
       g_assert_false (gtk_widget_get_visible (error));
@@ -278,21 +250,21 @@ test_accepted_entries (void)
   g_autoptr (ShepardParameterPanel) panel = new_panel (&changes);
   GtkSpinButton *power = panel_child (panel, "power_spin"), *k = panel_child (panel, "k_spin");
 
-  enter (power, " 3.5 ");
+  enter_text (power, " 3.5 ");
   g_assert_cmpfloat (gtk_spin_button_get_value (power), ==, 3.5);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (power)), ==, "3.50");
   g_assert_cmpint (changes, ==, 1);
 
   /* Rounded to what the entry shows, so that the engine gets what the user sees. */
-  enter (power, "3.456");
+  enter_text (power, "3.456");
   g_assert_cmpfloat (gtk_spin_button_get_value (power), ==, 3.46);
-  enter (k, "2.6");
+  enter_text (k, "2.6");
   g_assert_cmpfloat (gtk_spin_button_get_value (k), ==, 3);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (k)), ==, "3");
   g_assert_cmpint (changes, ==, 3);
 
   /* The value an upper bound rounds to is allowed. */
-  enter (power, "10.004");
+  enter_text (power, "10.004");
   g_assert_cmpfloat (gtk_spin_button_get_value (power), ==, 10);
   g_assert_false (gtk_widget_get_visible (panel_child (panel, "power_error")));
 }
@@ -319,9 +291,9 @@ test_locale_decimal_comma (void)
   g_autoptr (ShepardParameterPanel) panel = new_panel (&changes);
   GtkSpinButton *power = panel_child (panel, "power_spin");
 
-  enter (power, "2,5");
+  enter_text (power, "2,5");
   g_assert_cmpfloat (gtk_spin_button_get_value (power), ==, 2.5);
-  enter (power, "3.5");
+  enter_text (power, "3.5");
   g_assert_cmpfloat (gtk_spin_button_get_value (power), ==, 3.5);
   g_assert_cmpint (changes, ==, 2);
   setlocale (LC_NUMERIC, saved);
@@ -383,7 +355,7 @@ test_reset (void)
   params.neighbors = 10;
   shepard_parameter_panel_set_params (panel, &params);
   shepard_parameter_panel_set_preview_cells (panel, 512);
-  enter (panel_child (panel, "k_spin"), "oops");
+  enter_text (panel_child (panel, "k_spin"), "oops");
   g_assert_true (gtk_widget_get_visible (panel_child (panel, "k_error")));
   changes = 0;
 
@@ -416,7 +388,7 @@ test_preview_cells (void)
   g_assert_cmpint (changes, ==, 1);
   shepard_parameter_panel_set_preview_cells (panel, 512);
   g_assert_cmpint (changes, ==, 1);
-  enter (panel_child (panel, "preview_cells_spin"), "1000");
+  enter_text (panel_child (panel, "preview_cells_spin"), "1000");
   g_assert_cmpuint (shepard_parameter_panel_get_preview_cells (panel), ==, 1000);
   g_assert_cmpint (changes, ==, 2);
 }
@@ -447,7 +419,7 @@ test_bind_settings (void)
   g_assert_true (gtk_widget_get_sensitive (panel_child (panel, "power_spin")));
 
   /* And back: the user's entries and a reset are kept. */
-  enter (panel_child (panel, "k_spin"), "40");
+  enter_text (panel_child (panel, "k_spin"), "40");
   g_assert_cmpfloat (g_settings_get_double (settings, "k"), ==, 40);
   shepard_parameter_panel_reset (panel);
   g_assert_cmpuint (g_settings_get_uint (settings, "method"), ==, 1);
@@ -503,7 +475,7 @@ test_panel_fits_side_panel (void)
   g_test_message ("panel width: minimum %d, natural %d", minimum, natural);
   g_assert_cmpint (minimum, <=, 340 - 2 * 18);
 
-  enter (panel_child (panel, "power_spin"), "abc");
+  enter_text (panel_child (panel, "power_spin"), "abc");
   gtk_range_set_value (panel_child (panel, "alpha4_scale"), 2.4);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (wait_until (is_mapped, panel));

@@ -331,6 +331,33 @@ press_key (GtkWidget *widget, guint keyval)
   g_error ("no shortcut of %s binds %s", G_OBJECT_TYPE_NAME (widget), gdk_keyval_name (keyval));
 }
 
+GSettings *
+new_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = source != NULL ? g_settings_schema_source_lookup (source,
+                                                                                        "io.github.shepard.Shepard",
+                                                                                        TRUE)
+                                                      : NULL;
+
+  g_assert_nonnull (schema);
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+void
+count_signal (gpointer instance, int *count)
+{
+  (*count)++;
+}
+
+void
+enter_text (GtkSpinButton *spin, const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (spin), text);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, text);
+  gtk_spin_button_update (spin);
+}
+
 double
 resident_bytes (void)
 {

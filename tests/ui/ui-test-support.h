@@ -72,6 +72,14 @@ void read_zinc_status (const char *text, double *x, double *y, double *value, do
  * reaches widget does: GTK 4.8 cannot make key events. Fails the test when nothing binds it. */
 void press_key (GtkWidget *widget, guint keyval);
 
+/* The app's settings (the tests' memory backend). */
+GSettings *new_settings (void);
+/* A signal handler that counts its emissions into *count. */
+void count_signal (gpointer instance, int *count);
+/* What the user does: types text into spin, then presses Enter or leaves the field (both end in
+ * gtk_spin_button_update). */
+void enter_text (GtkSpinButton *spin, const char *text);
+
 /* This process's resident size in bytes (/proc/self/statm). */
 double resident_bytes (void);
 
