@@ -66,24 +66,19 @@ shepard_cli_read_fields (const char *source, const char *layer, const char *cons
 }
 
 void
-shepard_cli_report_duplicates (const ShepardPointLayer *points)
-{
-  ShepardDuplicateReport report;
-
-  if (!shepard_duplicate_points_find (points->x, points->y, points->z, points->count, &report))
-    return;
-  g_autofree char *description = shepard_duplicate_report_describe (&report);
-  fprintf (stderr, "Duplicates in field \"%s\": %s\n", points->field_name, description);
-}
-
-void
 shepard_cli_report_points (const ShepardPointLayer *points)
 {
   g_autofree char *skipped = shepard_point_layer_describe_skipped (points);
+  ShepardDuplicateReport duplicates;
 
   fprintf (stderr, "Input: %zu points of layer \"%s\", field \"%s\"%s%s%s\n", points->count, points->layer_name,
            points->field_name, skipped != NULL ? " (skipped " : "", skipped != NULL ? skipped : "",
            skipped != NULL ? ")" : "");
+  if (shepard_duplicate_points_find (points->x, points->y, points->z, points->count, &duplicates))
+    {
+      g_autofree char *description = shepard_duplicate_report_describe (&duplicates);
+      fprintf (stderr, "Duplicates in field \"%s\": %s\n", points->field_name, description);
+    }
 }
 
 shepard_engine *

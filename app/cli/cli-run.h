@@ -34,11 +34,9 @@ ShepardPointLayer *shepard_cli_read_points (const char *source, const char *laye
 GPtrArray *shepard_cli_read_fields (const char *source, const char *layer, const char *const *value_fields,
                                     const char *const *open_options, GError **error);
 
-/* "Input: N points of layer ..., field ..." and what was skipped, on stderr. */
+/* "Input: N points of layer ..., field ..." and what was skipped, on stderr; then "Duplicates in field ...: ..." when
+ * the field has points at one location with different values. */
 void shepard_cli_report_points (const ShepardPointLayer *points);
-
-/* "Duplicates in field ...: ..." on stderr when the field has points at one location with different values. */
-void shepard_cli_report_duplicates (const ShepardPointLayer *points);
 
 /* An engine on backend holding the points; unless quiet, says on stderr which backend it runs on. */
 shepard_engine *shepard_cli_start_engine (shepard_backend backend, shepard_precision precision,

@@ -239,10 +239,7 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   const ShepardPointLayer *first_field = g_ptr_array_index (fields, 0);
   if (!options->quiet)
     for (guint f = 0; f < fields->len; f++)
-      {
-        shepard_cli_report_points (g_ptr_array_index (fields, f));
-        shepard_cli_report_duplicates (g_ptr_array_index (fields, f));
-      }
+      shepard_cli_report_points (g_ptr_array_index (fields, f));
   request.format.crs_wkt = first_field->crs_wkt;
   request.value_name = first_field->field_name;
   if (!check_values_fit (request.format.data_type, fields, error)

@@ -183,6 +183,31 @@ test_text_output (void)
   g_assert_nonnull (strstr (loud->standard_error, "0...10...20...30...40...50...60...70...80...90...100 - done.\n"));
 }
 
+/* Cross-validation says too where points at one location hold different values: leaving one of them out predicts it
+ * from its twins. */
+static void
+test_duplicates_reported (void)
+{
+  g_autofree char *directory = scratch_directory_new ("shepard-cli-XXXXXX");
+  g_autofree char *source = g_build_filename (directory, "duplicates.gpkg", NULL);
+  const double x[] = { 0, 0, 0, 5, 5, 10, 10, 3 }, y[] = { 0, 0, 0, 5, 5, 0, 0, 8 };
+  const double z[] = { 1, 5, 3, 2, 2, 7, 7.5, 4 };
+  g_autoptr (CliPoints) points = cli_points_new_from (x, y, z, G_N_ELEMENTS (x));
+
+  cli_points_write_gpkg_layer (points, source, "duplicates", "value", CLI_GEOMETRY_POINTS);
+  const char *args[] = { "-zfield", "value", source, NULL };
+  g_autoptr (CliRun) run = cli_run (args);
+  cli_assert_success (run);
+  g_test_message ("%s", run->standard_error);
+  /* (5, 5) holds two points of one value: nothing to report there. */
+  g_assert_nonnull (strstr (run->standard_error,
+                            "Input: 8 points of layer \"duplicates\", field \"value\"\n"
+                            "Duplicates in field \"value\": 2 locations hold 5 points with different values (the "
+                            "widest spread, 4, at x 0, y 0: 3 points); the surface takes their mean there (3 at "
+                            "the widest)\n"));
+  scratch_directory_remove (directory);
+}
+
 static void
 test_json_output (gconstpointer data)
 {
@@ -731,6 +756,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/cli/cv/help", test_help);
   g_test_add_func ("/cli/cv/text", test_text_output);
+  g_test_add_func ("/cli/cv/duplicates-reported", test_duplicates_reported);
   g_test_add_data_func ("/cli/cv/json/idw", "idw", test_json_output);
   g_test_add_data_func ("/cli/cv/json/aidw", "aidw", test_json_output);
   g_test_add_func ("/cli/cv/undefined-r2", test_undefined_r2);
