@@ -15,7 +15,7 @@
 #include "file-identity.h"
 #include "grid-command-line.h"
 #include "grid-export.h"
-#include "grid-extent.h"
+#include "grid-plan.h"
 #include "method-spec.h"
 #include "point-layer.h"
 #include "raster-metadata.h"
@@ -68,34 +68,17 @@ static gboolean
 plan_grid (const ShepardGridOptions *options, shepard_engine *const *engines, size_t n_engines, shepard_grid *grid,
            GError **error)
 {
-  double extent[4] = { options->x_min, options->y_min, options->x_max, options->y_max };
+  double bounds[4], extent[4];
 
-  if (!options->has_extent)
-    {
-      double bounds[4];
-      bounds_of_engines (engines, n_engines, bounds);
-      if (!shepard_export_extent (bounds, options->margin_percent, extent, error))
-        {
-          g_prefix_error (error, "-txe XMIN XMAX -tye YMIN YMAX or --margin PERCENT: ");
-          return FALSE;
-        }
-    }
-  if (options->target_aligned
-      && !shepard_grid_align_extent (extent, options->x_resolution, options->y_resolution, extent, error))
+  bounds_of_engines (engines, n_engines, bounds);
+  if (!shepard_grid_plan (options, bounds, extent, grid, error))
     return FALSE;
-  double x_min = extent[0], y_min = extent[1], x_max = extent[2], y_max = extent[3];
-  size_t width = options->width, height = options->height;
-  if (options->has_resolution
-      && (!shepard_grid_cells_for_resolution (x_max - x_min, options->x_resolution, "x", &width, error)
-          || !shepard_grid_cells_for_resolution (y_max - y_min, options->y_resolution, "y", &height, error)))
-    return FALSE;
-  if (!shepard_grid_from_extent (x_min, x_max, y_min, y_max, width, height, grid, error))
-    return FALSE;
-  const double corners[4] = { x_min, x_max, y_min, y_max };
+  const double corners[4] = { extent[0], extent[2], extent[1], extent[3] };
   int decimals = shepard_export_decimals (corners, G_N_ELEMENTS (corners), MIN (grid->dx, grid->dy));
   if (!options->quiet)
     fprintf (stderr, "Grid: %zu x %zu cells of %.6g x %.6g, x %.*f to %.*f, y %.*f to %.*f\n", grid->width,
-             grid->height, grid->dx, grid->dy, decimals, x_min, decimals, x_max, decimals, y_min, decimals, y_max);
+             grid->height, grid->dx, grid->dy, decimals, extent[0], decimals, extent[2], decimals, extent[1],
+             decimals, extent[3]);
   return TRUE;
 }
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The raster's extent and size, from -txe/-tye/--margin, -tap and -outsize/-tr to the grid, as shepard-grid plans it (its
- * plan_grid), and the preview's grid over the points' box, as the window plans it. The input's first line is the
- * points' bounding box "XMIN YMIN XMAX YMAX" (meuse's when it is not four finite numbers in order); the other words
- * (split on NUL bytes and newlines) follow "-zfield z in.csv out.tif" on the command line. Whatever is accepted must
- * give a grid of finite, positive cells whose edges are finite. */
+/* The raster's extent and size, from -txe/-tye/--margin, -tap and -outsize/-tr to the grid, as shepard-grid plans
+ * it (shepard_grid_plan), and the preview's grid over the points' box, as the window plans it. The input's first
+ * line is the points' bounding box "XMIN YMIN XMAX YMAX" (meuse's when it is not four finite numbers in order); the
+ * other words (split on NUL bytes and newlines) follow "-zfield z in.csv out.tif" on the command line. Whatever is
+ * accepted must give a grid of finite, positive cells whose edges are finite. */
 #include <math.h>
 #include <string.h>
 
@@ -11,6 +11,7 @@
 #include "fuzz-support.h"
 #include "grid-command-line.h"
 #include "grid-extent.h"
+#include "grid-plan.h"
 
 #define PREVIEW_LONG_SIDE 512
 
@@ -55,56 +56,42 @@ check_grid (const char *what, const shepard_grid *grid, bool edges_fit)
                       "%s: edges x %g..%g, y %g..%g", what, grid->x_min, x_max, y_min, grid->y_max);
 }
 
-/* shepard-grid's plan_grid, whose parts are the public functions called here. */
+/* shepard-grid's grid, planned by the function it calls. */
 static void
 plan_export_grid (const ShepardGridOptions *options, const double bounds[4])
 {
-  double x_min = options->x_min, x_max = options->x_max, y_min = options->y_min, y_max = options->y_max;
+  double extent[4];
+  shepard_grid grid;
   g_autoptr (GError) error = NULL;
 
-  if (!options->has_extent)
-    {
-      double extent[4];
-      if (!shepard_export_extent (bounds, options->margin_percent, extent, &error))
-        return;
-      for (int i = 0; i < 4; i++)
-        SHEPARD_FUZZ_CHECK (isfinite (extent[i]), "box %g %g %g %g grown by %g%% to %g %g %g %g", bounds[0],
-                            bounds[1], bounds[2], bounds[3], options->margin_percent, extent[0], extent[1], extent[2],
-                            extent[3]);
-      x_min = extent[0];
-      y_min = extent[1];
-      x_max = extent[2];
-      y_max = extent[3];
-    }
-  if (options->target_aligned)
-    {
-      const double given[4] = { x_min, y_min, x_max, y_max };
-      double aligned[4];
-      if (!shepard_grid_align_extent (given, options->x_resolution, options->y_resolution, aligned, &error))
-        return;
-      SHEPARD_FUZZ_CHECK (aligned[0] <= x_min && aligned[1] <= y_min && aligned[2] >= x_max && aligned[3] >= y_max,
-                          "-tap shrank x %g..%g, y %g..%g to x %g..%g, y %g..%g", x_min, x_max, y_min, y_max,
-                          aligned[0], aligned[2], aligned[1], aligned[3]);
-      x_min = aligned[0];
-      y_min = aligned[1];
-      x_max = aligned[2];
-      y_max = aligned[3];
-    }
-  size_t width = options->width, height = options->height;
-  if (options->has_resolution
-      && (!shepard_grid_cells_for_resolution (x_max - x_min, options->x_resolution, "x", &width, &error)
-          || !shepard_grid_cells_for_resolution (y_max - y_min, options->y_resolution, "y", &height, &error)))
+  if (!shepard_grid_plan (options, bounds, extent, &grid, &error))
     return;
-  shepard_grid grid;
-  if (!shepard_grid_from_extent (x_min, x_max, y_min, y_max, width, height, &grid, &error))
-    return;
+  SHEPARD_FUZZ_CHECK (isfinite (extent[0]) && isfinite (extent[1]) && isfinite (extent[2]) && isfinite (extent[3]),
+                      "box %g %g %g %g grown by %g%% to %g %g %g %g", bounds[0], bounds[1], bounds[2], bounds[3],
+                      options->margin_percent, extent[0], extent[1], extent[2], extent[3]);
   check_grid ("export", &grid, true);
-  SHEPARD_FUZZ_CHECK (grid.x_min == x_min && grid.y_max == y_max, "the grid moved the extent's corner");
-  const double corners[4] = { x_min, x_max, y_min, y_max };
+  SHEPARD_FUZZ_CHECK (grid.x_min == extent[0] && grid.y_max == extent[3], "the grid moved the extent's corner");
+  const double corners[4] = { extent[0], extent[2], extent[1], extent[3] };
   int decimals = shepard_export_decimals (corners, G_N_ELEMENTS (corners), MIN (grid.dx, grid.dy));
   SHEPARD_FUZZ_CHECK (decimals >= 0, "%d decimals", decimals);
   double geotransform[6];
   shepard_grid_geotransform (&grid, geotransform);
+
+  if (options->target_aligned)
+    {
+      ShepardGridOptions unaligned_options = *options;
+      unaligned_options.target_aligned = FALSE;
+      double unaligned[4];
+      shepard_grid unaligned_grid;
+      g_autoptr (GError) unaligned_error = NULL;
+      /* Without -tap the smaller extent can leave no cell of -tr: then there is nothing to compare. */
+      if (!shepard_grid_plan (&unaligned_options, bounds, unaligned, &unaligned_grid, &unaligned_error))
+        return;
+      SHEPARD_FUZZ_CHECK (extent[0] <= unaligned[0] && extent[1] <= unaligned[1] && extent[2] >= unaligned[2]
+                            && extent[3] >= unaligned[3],
+                          "-tap shrank x %g..%g, y %g..%g to x %g..%g, y %g..%g", unaligned[0], unaligned[2],
+                          unaligned[1], unaligned[3], extent[0], extent[2], extent[1], extent[3]);
+    }
 }
 
 static void
