@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Far-field summation of the all-points sums (shepard_all_points_sums without labels or smoothing) for tiles of
+ * queries, within a bound the caller sets: a binary tree over the data points whose nodes carry complex moments
+ * M_jl = sum_i w_i d_i^j conj(d_i)^l (d_i = x_i - centre) that do not depend on the power, so that one tree serves
+ * IDW of any power and AIDW, whose power changes from query to query. A tile of queries shares one walk of the tree:
+ * a node far enough from the tile's bounding box is summed from its moments, a leaf too near is summed point by point.
+ *
+ * The guarantee. With tolerance t, for every query of the tile and every field f, the weighted mean
+ * sum_wz[f] / sum_w differs from the exact one by at most t * (z_max[f] - z_min[f]), the range of field f's local
+ * values; sum_w is within a relative e = t / (2 + t) of the exact sum of weights. Why: every weight is positive, and
+ * each node summed from its moments has a proven truncation bound (far-field.c, accept_node): its error in sum_w is
+ * within e / 2 of its own part of the sum, or within its share n_node / n of e / 2 times the nearest point's weight
+ * (1, so at most the whole sum). So sum_w is within a relative e, and the shifted sum sum_i w_i (z_i - z_min[f])
+ * within e * range * sum_w (its weights w_i (z_i - z_min[f]) are at most range times w_i), hence the mean within
+ * 2e / (1 - e) * range = t * range. This holds in exact arithmetic; float64 rounding adds about 1e-13 of the range
+ * (a tenth of the tolerance is left to it), so tolerances down to about 1e-11 keep it. Leaves near the tile are
+ * summed point by point as shepard_all_points_sums does (non-whole powers to about 1e-15, far-field-power.h). */
+#ifndef SHEPARD_FAR_FIELD_H
+#define SHEPARD_FAR_FIELD_H
+
+#include "point-set.h"
+
+#include <stdint.h>
+
+/* Most queries in one tile. */
+enum { SHEPARD_FAR_FIELD_TILE_MAX = 64 };
+
+typedef struct shepard_far_field shepard_far_field;
+
+/* The tree and the moments of every field of points (borrowed only during the call): O(n log n) work. */
+shepard_status shepard_far_field_new (const shepard_point_set *points, shepard_far_field **far_field,
+                                      shepard_error *error);
+void shepard_far_field_free (shepard_far_field *far_field);
+
+/* Bytes the tree, the reordered points and the moments hold. */
+size_t shepard_far_field_size (const shepard_far_field *far_field);
+
+/* Queries in the local frame, close together for the tile to pay (say 8 x 8 neighbouring grid cells). The caller
+ * handles queries within the coincident tolerance of a data point first (the mean of those points, as cpu-backend.c
+ * does): here nearest_d2, the squared distance to the nearest data point, is > 0. exponent is -alpha / 2 as
+ * shepard_all_points_sums takes it, with alpha in [0, 64]. */
+typedef struct {
+  size_t count; /* 1 .. SHEPARD_FAR_FIELD_TILE_MAX */
+  const double *x, *y;
+  const double *nearest_d2;
+  const double *exponent;
+} shepard_far_field_tile;
+
+/* What a call did, added to by every call: to compare tolerances. */
+typedef struct {
+  uint64_t far_terms;    /* (query, node) pairs summed from the node's moments */
+  uint64_t direct_pairs; /* (query, point) pairs weighed one by one */
+  uint64_t tiles;
+} shepard_far_field_work;
+
+/* The sums of w and of w z for the first n_fields fields of each query of the tile, w relative to its nearest_d2 as
+ * shepard_all_points_sums gives them: sum_w[q] and sum_wz[q * n_fields + f], within the guarantee above for
+ * tolerance > 0 (0: every point weighed one by one). work may be NULL. Safe to call from several threads at once;
+ * each call takes about 128 KB of its thread's stack. */
+void shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_field_tile *tile, double tolerance,
+                             size_t n_fields, double *sum_w, double *sum_wz, shepard_far_field_work *work);
+
+/* The worst-case relative error of one node's sum of |r - d_i|^-alpha from its moments to total order `order`, for a
+ * query at distance |r| from the node's centre with rho = radius / |r| < 1: at most [(1 - rho)^-alpha -
+ * sum_{k<=order} a_k rho^k] * (1 + rho)^alpha, where a_k are the coefficients of (1 - t)^-alpha (every point at the
+ * radius, in the worst direction); returned from above, INFINITY where the tail's bound diverges. It grows with rho
+ * and with alpha. The sums use a sharper form of it that knows how the node's points spread. */
+double shepard_far_field_truncation_bound (double rho, double alpha, int order);
+
+#endif
