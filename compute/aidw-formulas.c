@@ -26,6 +26,8 @@ shepard_params_init_aidw (shepard_params *params)
     .area = 0.0,
     .neighbors = SHEPARD_NEIGHBORS_ALL,
     .rexp = SHEPARD_REXP_NEAREST,
+    .summation = SHEPARD_SUMMATION_AUTO,
+    .tolerance = SHEPARD_FAR_FIELD_TOLERANCE,
   };
 }
 
@@ -40,7 +42,8 @@ shepard_params_equal (const shepard_params *a, const shepard_params *b)
          && a->neighbors == b->neighbors && a->rexp == b->rexp && a->smoothing == b->smoothing
          && a->radius1 == b->radius1 && a->radius2 == b->radius2 && a->angle == b->angle
          && a->min_points == b->min_points && a->max_points_per_quadrant == b->max_points_per_quadrant
-         && a->min_points_per_quadrant == b->min_points_per_quadrant;
+         && a->min_points_per_quadrant == b->min_points_per_quadrant && a->summation == b->summation
+         && a->tolerance == b->tolerance;
 }
 
 bool
@@ -115,6 +118,13 @@ shepard_params_validate (const shepard_params *params, shepard_error *error)
   if (params->neighbors < 0 || params->neighbors > SHEPARD_MAX_NEIGHBORS)
     return shepard_fail (error, invalid, "max_points must be 0 (all points) or 1 to %d, not %d.",
                          SHEPARD_MAX_NEIGHBORS, params->neighbors);
+  if (params->summation != SHEPARD_SUMMATION_AUTO && params->summation != SHEPARD_SUMMATION_EXACT
+      && params->summation != SHEPARD_SUMMATION_FAR_FIELD)
+    return shepard_fail (error, invalid, "The summation must be auto, exact or farfield.");
+  if (!(params->tolerance >= SHEPARD_FAR_FIELD_TOLERANCE_MIN && params->tolerance <= SHEPARD_FAR_FIELD_TOLERANCE_MAX))
+    return shepard_fail (error, invalid, "The far field's tolerance must be from %g to %g (a share of each field's "
+                         "value range), not %g.", SHEPARD_FAR_FIELD_TOLERANCE_MIN, SHEPARD_FAR_FIELD_TOLERANCE_MAX,
+                         params->tolerance);
   if (!isfinite (params->smoothing) || params->smoothing < 0.0)
     return shepard_fail (error, invalid, "The smoothing must be a number >= 0 in map units, not %g.",
                          params->smoothing);

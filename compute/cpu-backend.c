@@ -16,9 +16,22 @@
 #define LOCAL_QUERIES_PER_CHUNK 256
 #define MAX_QUERIES_PER_CHUNK 1024
 
+/* With the far field, a grid is worked through in tiles of this many cells a side, one walk of the tree each. */
+#define FAR_FIELD_TILE_SIDE 8
+_Static_assert (FAR_FIELD_TILE_SIDE * FAR_FIELD_TILE_SIDE == SHEPARD_FAR_FIELD_TILE_MAX, "one tile per chunk");
+
 /* Float32 weight sums outside this range may hold a clamped or overflowed weight: recompute those in float64. */
 #define FLOAT32_SUM_MIN 0x1p-100
 #define FLOAT32_SUM_MAX 0x1p+126
+
+/* The queries of one far-field tile waiting for its sums (SHEPARD_FAR_FIELD_TILE_MAX at most). */
+typedef struct {
+  size_t count;
+  size_t query[SHEPARD_FAR_FIELD_TILE_MAX];
+  double x[SHEPARD_FAR_FIELD_TILE_MAX], y[SHEPARD_FAR_FIELD_TILE_MAX];
+  double nearest_d2[SHEPARD_FAR_FIELD_TILE_MAX], exponent[SHEPARD_FAR_FIELD_TILE_MAX];
+  double sum_w[SHEPARD_FAR_FIELD_TILE_MAX], sum_wz[SHEPARD_FAR_FIELD_TILE_MAX * SHEPARD_MAX_FIELDS];
+} far_field_batch;
 
 typedef struct {
   double *d2; /* the nearest of all points: AIDW's k, or the one behind relative weights */
@@ -30,6 +43,7 @@ typedef struct {
   double *batch_nearest_d2s;
   double *batch_exponent;
   double *sum_w, *sum_wz; /* float32 batches: one plane of the chunk per field */
+  far_field_batch *far; /* with the far field */
 } worker_scratch;
 
 /* Cross-validation's side of a job: query i is data point i, which leaves out every point of its fold. */
@@ -52,6 +66,10 @@ typedef struct {
   size_t n_fields; /* the value planes written: every field, or field 0 for cross-validation */
   size_t k_search; /* neighbours each query needs from the nearest search */
   bool reuse_nearest; /* NEAREST without an ellipse: the selection is the head of that search */
+  /* With the far field over a grid, work items run tile by tile (far_field_tiles): item t * TILE_MAX + s is slot s
+   * of tile t, a TILE_SIDE x TILE_SIDE block of cells; slots past the grid's edge are skipped. */
+  size_t tiles_across; /* 0: items are the queries */
+  bool far_field_sums; /* every point weighs, with no smoothing, and the backend has the far field */
   size_t chunk;
   worker_scratch *scratch;
 } interpolation_job;
@@ -184,6 +202,40 @@ write_coincident_mean (const interpolation_job *job, size_t i, uint32_t label, d
     }
 }
 
+/* The query of work item `item` (see tiles_across), or false for a slot past the grid's edge. */
+static bool
+query_of_item (const interpolation_job *job, size_t item, size_t *query)
+{
+  if (job->tiles_across == 0)
+    {
+      *query = item;
+      return true;
+    }
+  const shepard_grid *grid = job->queries->grid;
+  size_t tile = item / SHEPARD_FAR_FIELD_TILE_MAX, slot = item % SHEPARD_FAR_FIELD_TILE_MAX;
+  size_t row = tile / job->tiles_across * FAR_FIELD_TILE_SIDE + slot / FAR_FIELD_TILE_SIDE;
+  size_t col = tile % job->tiles_across * FAR_FIELD_TILE_SIDE + slot % FAR_FIELD_TILE_SIDE;
+  if (row >= grid->height || col >= grid->width)
+    return false;
+  *query = row * grid->width + col;
+  return true;
+}
+
+/* The far field's sums for the queries waiting in batch, and their values. */
+static void
+finish_far_field_batch (const interpolation_job *job, far_field_batch *batch)
+{
+  if (batch->count == 0)
+    return;
+  shepard_far_field_tile tile = { batch->count, batch->x, batch->y, batch->nearest_d2, batch->exponent };
+  shepard_far_field_sums (job->backend->far_field, &tile, job->params->tolerance, job->n_fields, batch->sum_w,
+                          batch->sum_wz, NULL);
+  for (size_t b = 0; b < batch->count; b++)
+    for (size_t f = 0; f < job->n_fields; f++)
+      write_value (job, f, batch->query[b], batch->sum_wz[b * job->n_fields + f] / batch->sum_w[b]);
+  batch->count = 0;
+}
+
 static bool
 interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_error *error)
 {
@@ -198,8 +250,11 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
   bool aidw = params->method == SHEPARD_METHOD_AIDW;
   size_t batch_size = 0;
 
-  for (size_t i = begin; i < end; i++)
+  for (size_t item = begin; item < end; item++)
     {
+      size_t i;
+      if (!query_of_item (job, item, &i))
+        continue;
       double qx, qy, r_exp_local = job->r_exp_local;
       uint32_t label = 0;
       size_t found = 0;
@@ -254,6 +309,19 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
           write_coincident_mean (job, i, label, qx, qy);
           continue;
         }
+      if (job->far_field_sums)
+        {
+          /* Every point weighs, with no smoothing: the far field's tile takes the query. */
+          far_field_batch *far = scratch->far;
+          far->query[far->count] = i;
+          far->x[far->count] = qx;
+          far->y[far->count] = qy;
+          far->nearest_d2[far->count] = nearest_d2;
+          far->exponent[far->count] = exponent;
+          if (++far->count == SHEPARD_FAR_FIELD_TILE_MAX)
+            finish_far_field_batch (job, far);
+          continue;
+        }
       double nearest_d2s = nearest_d2 + hood->smoothing2, sum_w;
       if (!every_point || backend->precision == SHEPARD_PRECISION_FLOAT64)
         {
@@ -282,6 +350,8 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
     }
   if (batch_size > 0)
     finish_float32_batch (job, scratch, batch_size);
+  if (job->far_field_sums)
+    finish_far_field_batch (job, scratch->far);
   return true;
 }
 
@@ -301,6 +371,7 @@ free_scratch (worker_scratch *scratch, int threads)
       free (scratch[t].batch_exponent);
       free (scratch[t].sum_w);
       free (scratch[t].sum_wz);
+      free (scratch[t].far);
     }
   free (scratch);
 }
@@ -323,8 +394,14 @@ alloc_scratch (const interpolation_job *job, int threads)
       s->batch_exponent = malloc (chunk * sizeof *s->batch_exponent);
       s->sum_w = malloc (sums * sizeof *s->sum_w);
       s->sum_wz = malloc (sums * sizeof *s->sum_wz);
+      if (job->far_field_sums)
+        {
+          s->far = malloc (sizeof *s->far);
+          if (s->far)
+            s->far->count = 0;
+        }
       if (!shepard_selection_init (&s->selection, &job->hood) || !s->d2 || !s->index || !s->batch || !s->batch_query
-          || !s->batch_nearest_d2s || !s->batch_exponent || !s->sum_w || !s->sum_wz)
+          || !s->batch_nearest_d2s || !s->batch_exponent || !s->sum_w || !s->sum_wz || (job->far_field_sums && !s->far))
         {
           free_scratch (scratch, threads);
           return NULL;
@@ -367,8 +444,22 @@ run_queries (interpolation_job *job, const char *message, shepard_progress_fn pr
   if (k_search > points->n)
     k_search = points->n;
 
-  size_t chunk;
-  if (hood->mode != SHEPARD_SELECT_ALL)
+  size_t chunk, n_items = job->queries->count;
+  job->far_field_sums = backend->far_field && hood->mode == SHEPARD_SELECT_ALL && hood->smoothing2 == 0.0
+                        && !job->holdout;
+  if (job->far_field_sums)
+    {
+      chunk = SHEPARD_FAR_FIELD_TILE_MAX;
+      const shepard_grid *grid = job->queries->grid;
+      if (grid)
+        {
+          /* Tile by tile: neighbouring cells share one walk of the tree. */
+          job->tiles_across = (grid->width + FAR_FIELD_TILE_SIDE - 1) / FAR_FIELD_TILE_SIDE;
+          size_t tiles_down = (grid->height + FAR_FIELD_TILE_SIDE - 1) / FAR_FIELD_TILE_SIDE;
+          n_items = job->tiles_across * tiles_down * SHEPARD_FAR_FIELD_TILE_MAX;
+        }
+    }
+  else if (hood->mode != SHEPARD_SELECT_ALL)
     chunk = LOCAL_QUERIES_PER_CHUNK;
   else if (backend->precision == SHEPARD_PRECISION_FLOAT32)
     chunk = chunk_for (FLOAT32_PAIRS_PER_CHUNK, points->n);
@@ -383,7 +474,7 @@ run_queries (interpolation_job *job, const char *message, shepard_progress_fn pr
   if (!scratch)
     return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the interpolation buffers.");
   job->scratch = scratch;
-  shepard_status status = shepard_parallel_for (threads, job->queries->count, chunk, interpolate_chunk, job, progress,
+  shepard_status status = shepard_parallel_for (threads, n_items, chunk, interpolate_chunk, job, progress,
                                                 progress_data, message, error);
   free_scratch (scratch, threads);
   return status;

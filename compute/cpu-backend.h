@@ -5,6 +5,7 @@
 
 #include "cpu-kernels.h"
 #include "even-grid.h"
+#include "far-field.h"
 #include "point-set.h"
 
 typedef struct {
@@ -13,6 +14,9 @@ typedef struct {
   const shepard_cpu_kernels *kernels;
   shepard_precision precision;
   int threads;
+  /* Set: interpolations weighing every point sum through it, within params->tolerance (shepard-engine.h,
+   * "Far-field summation"); NULL: every pair. Cross-validation and explain never use it. */
+  const shepard_far_field *far_field;
 } shepard_cpu_backend;
 
 /* Queries are either the cell centres of a grid or explicit coordinates (in given units). */

@@ -47,7 +47,7 @@ shepard_device_grid_free (shepard_device_grid *grid)
 }
 
 #if SHEPARD_HAVE_CUDA
-/* A neighbourhood the GPU does not run: computed on the CPU, then copied into the device grid. */
+/* A neighbourhood (or a far field) the GPU does not run: computed on the CPU, then copied into the device grid. */
 static shepard_status
 interpolate_on_cpu_to_device (shepard_engine *engine, const shepard_params *params, double r_exp,
                               const shepard_query_set *queries, shepard_device_grid *target,
@@ -63,9 +63,12 @@ interpolate_on_cpu_to_device (shepard_engine *engine, const shepard_params *para
                            queries->grid->width, queries->grid->height);
   else
     {
-      shepard_cpu_backend backend = shepard_engine_cpu_backend (engine);
+      shepard_cpu_backend backend;
       shepard_outputs outputs = { .values = values, .alpha = alpha, .r_obs = r_obs };
-      status = shepard_cpu_interpolate (&backend, params, r_exp, queries, 1, &outputs, progress, progress_data, error);
+      status = shepard_engine_cpu_backend_for (engine, params, queries->count, &backend, error);
+      if (status == SHEPARD_OK)
+        status = shepard_cpu_interpolate (&backend, params, r_exp, queries, 1, &outputs, progress, progress_data,
+                                          error);
       if (status == SHEPARD_OK)
         status = shepard_cuda_device_grid_upload (target, values, alpha, r_obs, error);
     }
@@ -99,7 +102,7 @@ shepard_engine_interpolate_grid_to_device (shepard_engine *engine, const shepard
   if (status != SHEPARD_OK)
     return status;
   shepard_query_set queries = { .grid = grid, .count = grid->width * grid->height };
-  if (shepard_engine_runs_on_gpu (engine, params))
+  if (shepard_engine_interpolates_on_gpu (engine, params, queries.count))
     return shepard_cuda_interpolate_to_device (engine->cuda, &engine->points, params, r_exp, &queries, target,
                                                progress, progress_data, error);
   return interpolate_on_cpu_to_device (engine, params, r_exp, &queries, target, progress, progress_data, error);

@@ -30,9 +30,16 @@ struct shepard_engine {
   shepard_cv_observed observed;
   shepard_point_set points;
   shepard_even_grid grid;
+  shepard_far_field *far_field; /* built at the first interpolation that sums through it; NULL until then */
 };
 
+/* The CPU backend over the engine's points, summing every pair. */
 shepard_cpu_backend shepard_engine_cpu_backend (const shepard_engine *engine);
+
+/* The CPU backend for an interpolation of n_queries with params: with the far field (built here at its first use)
+ * when shepard_engine_summation takes it. */
+shepard_status shepard_engine_cpu_backend_for (shepard_engine *engine, const shepard_params *params, size_t n_queries,
+                                               shepard_cpu_backend *backend, shepard_error *error);
 
 /* Checks what every interpolation needs (valid parameters, points) and finds AIDW's r_exp (given units). */
 shepard_status shepard_engine_prepare (shepard_engine *engine, const shepard_params *params, double *r_exp,
@@ -51,6 +58,10 @@ shepard_status shepard_engine_check_grid (const shepard_grid *grid, shepard_erro
 #if SHEPARD_HAVE_CUDA
 /* Whether params run on the engine's GPU: neighbourhoods beyond what the GPU keeps in registers run on the CPU. */
 bool shepard_engine_runs_on_gpu (const shepard_engine *engine, const shepard_params *params);
+/* Whether an interpolation of n_queries runs on the GPU: as above, unless it sums through the far field, which only
+ * the CPU has so far. */
+bool shepard_engine_interpolates_on_gpu (const shepard_engine *engine, const shepard_params *params,
+                                         size_t n_queries);
 #endif
 
 #endif

@@ -129,6 +129,8 @@ clear_points (shepard_engine *engine)
     {
       shepard_point_set_clear (&engine->points);
       shepard_even_grid_clear (&engine->grid);
+      shepard_far_field_free (engine->far_field);
+      engine->far_field = NULL;
       engine->has_points = false;
     }
 }
@@ -227,8 +229,69 @@ shepard_cpu_backend
 shepard_engine_cpu_backend (const shepard_engine *engine)
 {
   return (shepard_cpu_backend) {
-    &engine->points, &engine->grid, engine->kernels, engine->precision, engine->threads,
+    &engine->points, &engine->grid, engine->kernels, engine->precision, engine->threads, NULL,
   };
+}
+
+/* The expected costs that choose the summation (SHEPARD_SUMMATION_AUTO), in nanoseconds of one thread, measured with
+ * shepard-bench-far-field and shepard-bench-cpu (100K points, AIDW): a pair of the brute force, a query of the far
+ * field per doubling of the points (at tolerance 1e-6), a point of the tree's build (one thread). */
+#define BRUTE_FLOAT32_NS_PER_PAIR 1.4
+#define BRUTE_FLOAT64_NS_PER_PAIR 4.0
+#define FAR_FIELD_NS_PER_QUERY_DOUBLING 250.0
+#define FAR_FIELD_BUILD_NS_PER_POINT 1300.0
+
+static bool
+far_field_applies (const shepard_params *params)
+{
+  if (!shepard_params_weight_all_points (params) || params->smoothing != 0.0)
+    return false;
+  if (params->method == SHEPARD_METHOD_IDW)
+    return params->power <= SHEPARD_FAR_FIELD_MAX_POWER;
+  for (int level = 0; level < SHEPARD_AIDW_LEVELS; level++)
+    if (params->alpha[level] > SHEPARD_FAR_FIELD_MAX_POWER)
+      return false;
+  return true;
+}
+
+shepard_summation
+shepard_engine_summation (const shepard_engine *engine, const shepard_params *params, size_t n_queries)
+{
+  if (!engine->has_points || params->summation == SHEPARD_SUMMATION_EXACT || !far_field_applies (params))
+    return SHEPARD_SUMMATION_EXACT;
+  if (params->summation == SHEPARD_SUMMATION_FAR_FIELD)
+    return SHEPARD_SUMMATION_FAR_FIELD;
+#if SHEPARD_HAVE_CUDA
+  /* The GPU's brute force outruns the CPU's far field; the GPU has no far field yet. */
+  if (engine->cuda)
+    return SHEPARD_SUMMATION_EXACT;
+#endif
+  double n = (double) engine->points.n, queries = (double) n_queries;
+  double pair_ns = engine->precision == SHEPARD_PRECISION_FLOAT32 ? BRUTE_FLOAT32_NS_PER_PAIR
+                                                                  : BRUTE_FLOAT64_NS_PER_PAIR;
+  /* Looser tolerances accept nearer nodes: about a fifth less work per decade. */
+  double work = fmax (0.3, 1.0 + 0.2 * log10 (SHEPARD_FAR_FIELD_TOLERANCE / params->tolerance));
+  double far_ns = queries * FAR_FIELD_NS_PER_QUERY_DOUBLING * log2 (fmax (n, 2.0)) * work;
+  if (!engine->far_field)
+    far_ns += n * FAR_FIELD_BUILD_NS_PER_POINT * (double) engine->threads;
+  return far_ns < queries * n * pair_ns ? SHEPARD_SUMMATION_FAR_FIELD : SHEPARD_SUMMATION_EXACT;
+}
+
+shepard_status
+shepard_engine_cpu_backend_for (shepard_engine *engine, const shepard_params *params, size_t n_queries,
+                                shepard_cpu_backend *backend, shepard_error *error)
+{
+  *backend = shepard_engine_cpu_backend (engine);
+  if (shepard_engine_summation (engine, params, n_queries) != SHEPARD_SUMMATION_FAR_FIELD)
+    return SHEPARD_OK;
+  if (!engine->far_field)
+    {
+      shepard_status status = shepard_far_field_new (&engine->points, &engine->far_field, error);
+      if (status != SHEPARD_OK)
+        return status;
+    }
+  backend->far_field = engine->far_field;
+  return SHEPARD_OK;
 }
 
 shepard_status
@@ -318,6 +381,13 @@ shepard_engine_runs_on_gpu (const shepard_engine *engine, const shepard_params *
          && (params->method != SHEPARD_METHOD_AIDW || params->k <= SHEPARD_CUDA_MAX_NEIGHBORS)
          && (!caps_bind || per_quadrant <= SHEPARD_CUDA_MAX_QUADRANT_POINTS);
 }
+
+bool
+shepard_engine_interpolates_on_gpu (const shepard_engine *engine, const shepard_params *params, size_t n_queries)
+{
+  return shepard_engine_runs_on_gpu (engine, params)
+         && shepard_engine_summation (engine, params, n_queries) != SHEPARD_SUMMATION_FAR_FIELD;
+}
 #endif
 
 static shepard_status
@@ -331,11 +401,14 @@ interpolate (shepard_engine *engine, const shepard_params *params, const shepard
   if (status != SHEPARD_OK)
     return status;
 #if SHEPARD_HAVE_CUDA
-  if (shepard_engine_runs_on_gpu (engine, params))
+  if (shepard_engine_interpolates_on_gpu (engine, params, queries->count))
     return shepard_cuda_interpolate (engine->cuda, &engine->points, params, r_exp, queries, outputs, progress,
                                      progress_data, error);
 #endif
-  shepard_cpu_backend backend = shepard_engine_cpu_backend (engine);
+  shepard_cpu_backend backend;
+  status = shepard_engine_cpu_backend_for (engine, params, queries->count, &backend, error);
+  if (status != SHEPARD_OK)
+    return status;
   return shepard_cpu_interpolate (&backend, params, r_exp, queries, engine->points.n_fields, outputs, progress,
                                   progress_data, error);
 }

@@ -75,6 +75,20 @@ typedef enum {
   SHEPARD_PRECISION_FLOAT64, /* the reference path */
 } shepard_precision;
 
+/* How the sums over every data point are made (all-points weighting without smoothing; see "Far-field summation"). */
+typedef enum {
+  SHEPARD_SUMMATION_AUTO,      /* the far field where it is expected to cost less than every pair (the default) */
+  SHEPARD_SUMMATION_EXACT,     /* every pair: the brute force */
+  SHEPARD_SUMMATION_FAR_FIELD, /* the far field wherever it applies */
+} shepard_summation;
+
+/* The far field's tolerance by default, and the range a caller may ask for (float64 rounding needs the rest). */
+#define SHEPARD_FAR_FIELD_TOLERANCE 1e-6
+#define SHEPARD_FAR_FIELD_TOLERANCE_MIN 1e-11
+#define SHEPARD_FAR_FIELD_TOLERANCE_MAX 0.1
+/* The highest power (IDW's p, AIDW's alpha levels) the far field's bound is proven for. */
+#define SHEPARD_FAR_FIELD_MAX_POWER 64.0
+
 enum {
   SHEPARD_NEIGHBORS_ALL = 0, /* weight over all data points: the papers' method */
   SHEPARD_AIDW_LEVELS = 5,
@@ -99,7 +113,19 @@ typedef struct {
   int min_points;                       /* fewer selected points: no data; 0 */
   int max_points_per_quadrant;          /* 0: no limit per quadrant */
   int min_points_per_quadrant;          /* a quadrant with fewer selected points: no data; 0 */
+  shepard_summation summation;          /* all points, no smoothing: brute force or far field; AUTO */
+  double tolerance;                     /* far field: see below; SHEPARD_FAR_FIELD_TOLERANCE */
 } shepard_params;
+
+/* Far-field summation. All-points weighting without smoothing sums over every data point for every query: n x m
+ * pairs. The far field sums a tree of the points instead (compute/far-field.h): nodes far from a tile of queries from
+ * their moments, which hold for every power, the nearest leaves point by point. Its guarantee: every query's value of
+ * every field is within tolerance x (the field's largest value - its smallest) of the exact weighted mean, from a
+ * proven bound per node, not from an estimate; with the coincident rule applied first, a query at a data point keeps
+ * that point's value. It applies to interpolation on the CPU (float32 and float64 engines alike: the far field
+ * computes in float64) with powers up to 64; cross-validation and explain weigh every pair. AUTO takes it where it is
+ * expected to cost less than the brute force of the engine's backend (shepard_engine_summation says which it takes);
+ * the tree is built at the first such interpolation and kept while the points stay. */
 
 /* The weighting neighbourhood of a query q (every backend, every path; gdal_grid invdistnn's rules with exact nearest
  * points rather than the first found):
@@ -181,6 +207,13 @@ void shepard_engine_free (shepard_engine *engine);
 /* What runs the work, for the status bar and the CLI: "CPU, 16 threads, float32 AVX-512" or "CUDA: NVIDIA H200",
  * with the reason when "auto" fell back to the CPU. */
 const char *shepard_engine_describe (const shepard_engine *engine);
+/* How an interpolation of n_queries with params makes its all-points sums: SHEPARD_SUMMATION_FAR_FIELD or _EXACT.
+ * AUTO is resolved by the expected costs on the CPU, and to EXACT on a CUDA engine (the GPU has no far field yet; a
+ * FAR_FIELD asked of a CUDA engine runs on its CPU). EXACT too where the far field does not apply: local weighting,
+ * smoothing, a power above SHEPARD_FAR_FIELD_MAX_POWER. A caller that splits one grid into bands resolves the choice
+ * for the whole grid first, so that every band takes the same. */
+shepard_summation shepard_engine_summation (const shepard_engine *engine, const shepard_params *params,
+                                            size_t n_queries);
 /* Why "auto" runs on the CPU ("no CUDA: …", "this build has no CUDA backend"); NULL when it runs where asked. */
 const char *shepard_engine_fallback_reason (const shepard_engine *engine);
 shepard_backend shepard_engine_backend (const shepard_engine *engine);

@@ -255,6 +255,8 @@ method_params (method_id method, shepard_params *params)
       shepard_params_init_aidw (params);
     }
   params->neighbors = method == METHOD_LOCAL_AIDW ? LOCAL_NEIGHBORS : SHEPARD_NEIGHBORS_ALL;
+  /* Pairs per second of the brute force on both sides: the far field has its own benchmark. */
+  params->summation = SHEPARD_SUMMATION_EXACT;
 }
 
 static double

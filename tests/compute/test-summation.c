@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The engine's summation (shepard-engine.h, "Far-field summation"): interpolations through the far field against the
+ * same engine's exact sums, within the promise (tolerance x each field's value range); the coincident rule; tiles cut
+ * by the grid's edge; several fields; explicit query points; which summation auto takes. */
+#include "engine-test-support.h"
+#include "point-layouts.h"
+
+#include <glib.h>
+#include <math.h>
+
+#define POINT_COUNT 20000
+
+typedef struct {
+  const char *name;
+  shepard_method method;
+  double power;
+  double tolerance;
+} summation_case;
+
+static const summation_case cases[] = {
+  { "idw-p2-1e-4", SHEPARD_METHOD_IDW, 2.0, 1e-4 },
+  { "idw-p3.5-1e-8", SHEPARD_METHOD_IDW, 3.5, 1e-8 },
+  { "aidw-1e-6", SHEPARD_METHOD_AIDW, 0.0, 1e-6 },
+  { "aidw-1e-3", SHEPARD_METHOD_AIDW, 0.0, 1e-3 },
+};
+
+static shepard_params
+params_of (const summation_case *test, shepard_summation summation)
+{
+  shepard_params params;
+  if (test->method == SHEPARD_METHOD_AIDW)
+    shepard_params_init_aidw (&params);
+  else
+    {
+      shepard_params_init_idw (&params);
+      params.power = test->power;
+    }
+  params.summation = summation;
+  params.tolerance = test->tolerance;
+  return params;
+}
+
+static double
+range_of (const double *z, size_t n)
+{
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0; i < n; i++)
+    {
+      lo = fmin (lo, z[i]);
+      hi = fmax (hi, z[i]);
+    }
+  return hi - lo;
+}
+
+/* A 61 x 47 grid (tiles cut by both edges) over the clustered layout, one cell centre on a data point. */
+static shepard_grid
+grid_over (const point_set *points, size_t on_point)
+{
+  shepard_grid grid = { .dx = 1000.0 / 61.0, .dy = 700.0 / 47.0, .width = 61, .height = 47 };
+  /* Cell (20, 30)'s centre lands on the chosen point. */
+  grid.x_min = points->x[on_point] - 30.5 * grid.dx;
+  grid.y_max = points->y[on_point] + 20.5 * grid.dy;
+  return grid;
+}
+
+static void
+interpolate (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid, double *values)
+{
+  shepard_error error = { 0 };
+  assert_engine_status (shepard_engine_interpolate_grid (engine, params, grid, &(shepard_outputs) { values, NULL,
+                                                         NULL }, NULL, NULL, &error), &error, SHEPARD_OK);
+}
+
+static void
+test_far_field_against_exact (gconstpointer data)
+{
+  const summation_case *test = data;
+  point_set *points = point_set_new (POINT_LAYOUT_CLUSTERS, POINT_COUNT, 1515);
+  size_t on_point = POINT_COUNT / 2;
+  shepard_grid grid = grid_over (points, on_point);
+  size_t cells = grid.width * grid.height;
+  double range = range_of (points->z, points->count);
+  double *far = g_new (double, cells), *exact = g_new (double, cells);
+
+  /* The far field runs on the CPU; float64 engines on both sides, so that only the summation differs. */
+  shepard_error error = { 0 };
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
+  g_assert_nonnull (engine);
+  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  shepard_params far_params = params_of (test, SHEPARD_SUMMATION_FAR_FIELD);
+  shepard_params exact_params = params_of (test, SHEPARD_SUMMATION_EXACT);
+  g_assert_cmpint (shepard_engine_summation (engine, &far_params, cells), ==, SHEPARD_SUMMATION_FAR_FIELD);
+  g_assert_cmpint (shepard_engine_summation (engine, &exact_params, cells), ==, SHEPARD_SUMMATION_EXACT);
+  interpolate (engine, &far_params, &grid, far);
+  interpolate (engine, &exact_params, &grid, exact);
+
+  double worst = 0.0;
+  for (size_t i = 0; i < cells; i++)
+    {
+      g_assert_true (isfinite (far[i]));
+      worst = fmax (worst, fabs (far[i] - exact[i]));
+    }
+  g_test_message ("%s: largest difference %.3g of the value range (tolerance %g)", test->name, worst / range,
+                  test->tolerance);
+  g_assert_cmpfloat (worst, <=, test->tolerance * range);
+  /* The far field ran: its sums differ from every pair's, by rounding at least. */
+  g_assert_cmpfloat (worst, >, 0.0);
+  /* The coincident rule comes first: the cell on a data point takes its value. */
+  g_assert_cmpfloat (far[20 * grid.width + 30], ==, points->z[on_point]);
+
+  g_free (far);
+  g_free (exact);
+  shepard_engine_free (engine);
+  point_set_free (points);
+}
+
+/* Float32 engines sum through the far field in float64 too: within the tolerance of the float64 exact sums. */
+static void
+test_float32_engine (void)
+{
+  point_set *points = point_set_new (POINT_LAYOUT_UNIFORM, POINT_COUNT, 77);
+  shepard_grid grid = grid_over (points, 3);
+  size_t cells = grid.width * grid.height;
+  double *far = g_new (double, cells), *exact = g_new (double, cells);
+  shepard_error error = { 0 };
+  shepard_engine *engine32 = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT32, 2, &error);
+  shepard_engine *engine64 = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
+  g_assert_nonnull (engine32);
+  g_assert_nonnull (engine64);
+  assert_engine_status (shepard_engine_set_points (engine32, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  assert_engine_status (shepard_engine_set_points (engine64, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_FAR_FIELD);
+  interpolate (engine32, &params, &grid, far);
+  params.summation = SHEPARD_SUMMATION_EXACT;
+  interpolate (engine64, &params, &grid, exact);
+  double range = range_of (points->z, points->count);
+  for (size_t i = 0; i < cells; i++)
+    g_assert_cmpfloat (fabs (far[i] - exact[i]), <=, params.tolerance * range);
+  g_free (far);
+  g_free (exact);
+  shepard_engine_free (engine32);
+  shepard_engine_free (engine64);
+  point_set_free (points);
+}
+
+/* Two fields share the tree: each within its own range's tolerance. */
+static void
+test_several_fields (void)
+{
+  point_set *points = point_set_new (POINT_LAYOUT_DUPLICATES, POINT_COUNT, 31);
+  double *second = g_new (double, points->count);
+  for (size_t i = 0; i < points->count; i++)
+    second[i] = 1e6 - 3.0 * points->z[i] * points->z[i];
+  const double *fields[2] = { points->z, second };
+  shepard_grid grid = grid_over (points, 0);
+  size_t cells = grid.width * grid.height;
+  double *far = g_new (double, 2 * cells), *exact = g_new (double, 2 * cells);
+  shepard_error error = { 0 };
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
+  g_assert_nonnull (engine);
+  assert_engine_status (shepard_engine_set_points_fields (engine, points->x, points->y, fields, 2, points->count,
+                                                          &error), &error, SHEPARD_OK);
+  shepard_params params = params_of (&cases[0], SHEPARD_SUMMATION_FAR_FIELD);
+  interpolate (engine, &params, &grid, far);
+  params.summation = SHEPARD_SUMMATION_EXACT;
+  interpolate (engine, &params, &grid, exact);
+  double ranges[2] = { range_of (points->z, points->count), range_of (second, points->count) };
+  for (size_t f = 0; f < 2; f++)
+    for (size_t i = 0; i < cells; i++)
+      g_assert_cmpfloat (fabs (far[f * cells + i] - exact[f * cells + i]), <=, params.tolerance * ranges[f]);
+  g_free (far);
+  g_free (exact);
+  g_free (second);
+  shepard_engine_free (engine);
+  point_set_free (points);
+}
+
+/* Query points given one by one (tiles of consecutive queries, wherever they lie). */
+static void
+test_query_points (void)
+{
+  point_set *points = point_set_new (POINT_LAYOUT_CLUSTER_OUTLIERS, POINT_COUNT, 5);
+  enum { QUERIES = 300 };
+  double qx[QUERIES], qy[QUERIES], far[QUERIES], exact[QUERIES];
+  for (size_t q = 0; q < QUERIES; q++)
+    {
+      /* Scattered over the layout and beyond it, some on data points. */
+      qx[q] = q % 7 == 0 ? points->x[q] : -200.0 + 1400.0 * (double) ((q * 37) % QUERIES) / QUERIES;
+      qy[q] = q % 7 == 0 ? points->y[q] : -100.0 + 900.0 * (double) ((q * 91) % QUERIES) / QUERIES;
+    }
+  shepard_error error = { 0 };
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
+  g_assert_nonnull (engine);
+  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_FAR_FIELD);
+  assert_engine_status (shepard_engine_interpolate_points (engine, &params, qx, qy, QUERIES,
+                                                           &(shepard_outputs) { far, NULL, NULL }, NULL, NULL,
+                                                           &error), &error, SHEPARD_OK);
+  params.summation = SHEPARD_SUMMATION_EXACT;
+  assert_engine_status (shepard_engine_interpolate_points (engine, &params, qx, qy, QUERIES,
+                                                           &(shepard_outputs) { exact, NULL, NULL }, NULL, NULL,
+                                                           &error), &error, SHEPARD_OK);
+  double range = range_of (points->z, points->count);
+  for (size_t q = 0; q < QUERIES; q++)
+    g_assert_cmpfloat (fabs (far[q] - exact[q]), <=, params.tolerance * range);
+  shepard_engine_free (engine);
+  point_set_free (points);
+}
+
+/* auto: the far field for many points on the CPU, every pair for few; never where it does not apply. */
+static void
+test_auto_choice (void)
+{
+  shepard_error error = { 0 };
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  g_assert_cmpint (params.summation, ==, SHEPARD_SUMMATION_AUTO);
+  g_assert_cmpfloat (params.tolerance, ==, SHEPARD_FAR_FIELD_TOLERANCE);
+
+  point_set *many = point_set_new (POINT_LAYOUT_UNIFORM, 100000, 9), *few = point_set_new (POINT_LAYOUT_UNIFORM, 50, 9);
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT32, 2, &error);
+  g_assert_nonnull (engine);
+  assert_engine_status (shepard_engine_set_points (engine, many->x, many->y, many->z, many->count, &error), &error,
+                        SHEPARD_OK);
+  g_assert_cmpint (shepard_engine_summation (engine, &params, 1024 * 1024), ==, SHEPARD_SUMMATION_FAR_FIELD);
+  /* One query does not pay for building the tree. */
+  g_assert_cmpint (shepard_engine_summation (engine, &params, 1), ==, SHEPARD_SUMMATION_EXACT);
+  params.neighbors = 15;
+  g_assert_cmpint (shepard_engine_summation (engine, &params, 1024 * 1024), ==, SHEPARD_SUMMATION_EXACT);
+  params.neighbors = SHEPARD_NEIGHBORS_ALL;
+  params.smoothing = 1.0;
+  g_assert_cmpint (shepard_engine_summation (engine, &params, 1024 * 1024), ==, SHEPARD_SUMMATION_EXACT);
+  params.smoothing = 0.0;
+  params.summation = SHEPARD_SUMMATION_EXACT;
+  g_assert_cmpint (shepard_engine_summation (engine, &params, 1024 * 1024), ==, SHEPARD_SUMMATION_EXACT);
+  params.summation = SHEPARD_SUMMATION_AUTO;
+  assert_engine_status (shepard_engine_set_points (engine, few->x, few->y, few->z, few->count, &error), &error,
+                        SHEPARD_OK);
+  g_assert_cmpint (shepard_engine_summation (engine, &params, 1024 * 1024), ==, SHEPARD_SUMMATION_EXACT);
+  shepard_params_init_idw (&params);
+  params.power = 65.0;
+  params.summation = SHEPARD_SUMMATION_FAR_FIELD;
+  g_assert_cmpint (shepard_engine_summation (engine, &params, 1024 * 1024), ==, SHEPARD_SUMMATION_EXACT);
+  shepard_engine_free (engine);
+  point_set_free (many);
+  point_set_free (few);
+}
+
+static void
+test_tolerance_validated (void)
+{
+  shepard_params params;
+  shepard_params_init_idw (&params);
+  shepard_error error = { 0 };
+  params.tolerance = 0.0;
+  g_assert_cmpint (shepard_params_validate (&params, &error), ==, SHEPARD_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error.message, "tolerance"));
+  params.tolerance = NAN;
+  g_assert_cmpint (shepard_params_validate (&params, &error), ==, SHEPARD_ERROR_INVALID_ARGUMENT);
+  params.tolerance = 0.5;
+  g_assert_cmpint (shepard_params_validate (&params, &error), ==, SHEPARD_ERROR_INVALID_ARGUMENT);
+  params.tolerance = SHEPARD_FAR_FIELD_TOLERANCE_MIN;
+  g_assert_cmpint (shepard_params_validate (&params, &error), ==, SHEPARD_OK);
+  params.summation = (shepard_summation) 7;
+  g_assert_cmpint (shepard_params_validate (&params, &error), ==, SHEPARD_ERROR_INVALID_ARGUMENT);
+}
+
+/* A CUDA engine asked for the far field runs it on the CPU (the GPU has none yet), within the same promise. */
+static void
+test_cuda_engine_asked_for_far_field (void)
+{
+  if (!cuda_device_or_skip ())
+    return;
+  point_set *points = point_set_new (POINT_LAYOUT_UNIFORM, POINT_COUNT, 12);
+  shepard_grid grid = grid_over (points, 1);
+  size_t cells = grid.width * grid.height;
+  double *far = g_new (double, cells), *exact = g_new (double, cells);
+  shepard_error error = { 0 };
+  shepard_engine *cuda = shepard_engine_new (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 0, &error);
+  shepard_engine *cpu = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
+  g_assert_nonnull (cuda);
+  g_assert_nonnull (cpu);
+  assert_engine_status (shepard_engine_set_points (cuda, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  assert_engine_status (shepard_engine_set_points (cpu, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_AUTO);
+  g_assert_cmpint (shepard_engine_summation (cuda, &params, cells), ==, SHEPARD_SUMMATION_EXACT);
+  params.summation = SHEPARD_SUMMATION_FAR_FIELD;
+  interpolate (cuda, &params, &grid, far);
+  params.summation = SHEPARD_SUMMATION_EXACT;
+  interpolate (cpu, &params, &grid, exact);
+  double range = range_of (points->z, points->count);
+  for (size_t i = 0; i < cells; i++)
+    g_assert_cmpfloat (fabs (far[i] - exact[i]), <=, params.tolerance * range);
+  g_free (far);
+  g_free (exact);
+  shepard_engine_free (cuda);
+  shepard_engine_free (cpu);
+  point_set_free (points);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *path = g_strdup_printf ("/compute/summation/far-field/%s", cases[c].name);
+      g_test_add_data_func (path, &cases[c], test_far_field_against_exact);
+    }
+  g_test_add_func ("/compute/summation/float32-engine", test_float32_engine);
+  g_test_add_func ("/compute/summation/several-fields", test_several_fields);
+  g_test_add_func ("/compute/summation/query-points", test_query_points);
+  g_test_add_func ("/compute/summation/auto", test_auto_choice);
+  g_test_add_func ("/compute/summation/tolerance-validated", test_tolerance_validated);
+  g_test_add_func ("/compute/summation/cuda-engine-far-field", test_cuda_engine_asked_for_far_field);
+  return g_test_run ();
+}
