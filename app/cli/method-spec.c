@@ -272,17 +272,62 @@ parse_rexp (const char *name, const char *value, ParsedSpec *parsed, GError **er
   return TRUE;
 }
 
-/* gdal_grid's neighbourhood options, which both methods take; neighbors is our older name of max_points. */
-#define NEIGHBOURHOOD_OPTIONS                                                                                        \
+static const struct {
+  const char *word;
+  shepard_summation summation;
+} summation_words[] = {
+  { "auto", SHEPARD_SUMMATION_AUTO },
+  { "exact", SHEPARD_SUMMATION_EXACT },
+  { "farfield", SHEPARD_SUMMATION_FAR_FIELD },
+};
+
+static gboolean
+parse_summation (const char *name, const char *value, ParsedSpec *parsed, GError **error)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS (summation_words); i++)
+    if (g_ascii_strcasecmp (value, summation_words[i].word) == 0)
+      {
+        parsed->params.summation = summation_words[i].summation;
+        return TRUE;
+      }
+  g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+               "method option %s needs \"auto\" (the far field where it costs less), \"exact\" (every pair) or "
+               "\"farfield\" (the far field wherever it applies), not \"%s\"", name, value);
+  return FALSE;
+}
+
+/* Checked here rather than left to the engine, so that the message names the option as it was written. */
+static gboolean
+parse_tolerance (const char *name, const char *value, ParsedSpec *parsed, GError **error)
+{
+  double tolerance;
+
+  if (!parse_real (name, value, &tolerance, error))
+    return FALSE;
+  if (!(tolerance >= SHEPARD_FAR_FIELD_TOLERANCE_MIN && tolerance <= SHEPARD_FAR_FIELD_TOLERANCE_MAX))
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+                   "method option %s needs a number from %g to %g (a share of each field's value range), not \"%s\"",
+                   name, SHEPARD_FAR_FIELD_TOLERANCE_MIN, SHEPARD_FAR_FIELD_TOLERANCE_MAX, value);
+      return FALSE;
+    }
+  parsed->params.tolerance = tolerance;
+  return TRUE;
+}
+
+/* gdal_grid's neighbourhood options, which both methods take; neighbors is our older name of max_points. Then how the
+ * sums over all points are made, and the raster's nodata value. */
+#define COMMON_OPTIONS                                                                                               \
   { "smoothing", parse_smoothing, NULL }, { "radius", parse_radius, NULL }, { "radius1", parse_radius1, NULL },      \
     { "radius2", parse_radius2, NULL }, { "angle", parse_angle, NULL }, { "max_points", parse_max_points, NULL },    \
-    { "neighbors", parse_max_points, "max_points" }, { "min_points", parse_min_points, NULL },                        \
+    { "neighbors", parse_max_points, "max_points" }, { "min_points", parse_min_points, NULL },                       \
     { "max_points_per_quadrant", parse_max_points_per_quadrant, NULL },                                              \
-    { "min_points_per_quadrant", parse_min_points_per_quadrant, NULL }, { "nodata", parse_nodata, NULL }
+    { "min_points_per_quadrant", parse_min_points_per_quadrant, NULL }, { "summation", parse_summation, NULL },      \
+    { "tolerance", parse_tolerance, NULL }, { "nodata", parse_nodata, NULL }
 
 static const MethodOption idw_options[] = {
   { "power", parse_power, NULL },
-  NEIGHBOURHOOD_OPTIONS,
+  COMMON_OPTIONS,
 };
 
 static const MethodOption aidw_options[] = {
@@ -292,7 +337,7 @@ static const MethodOption aidw_options[] = {
   { "rmax", parse_r_max, NULL },
   { "area", parse_area, NULL },
   { "rexp", parse_rexp, NULL },
-  NEIGHBOURHOOD_OPTIONS,
+  COMMON_OPTIONS,
 };
 
 typedef struct {
@@ -551,6 +596,16 @@ append_neighbourhood_options (GString *text, const shepard_params *params)
   append_count_option (text, "min_points_per_quadrant", params->min_points_per_quadrant);
 }
 
+static void
+append_summation_options (GString *text, const shepard_params *params)
+{
+  for (size_t i = 0; i < G_N_ELEMENTS (summation_words); i++)
+    if (params->summation != SHEPARD_SUMMATION_AUTO && params->summation == summation_words[i].summation)
+      g_string_append_printf (text, ":summation=%s", summation_words[i].word);
+  if (!same_number (params->tolerance, SHEPARD_FAR_FIELD_TOLERANCE))
+    append_real_option (text, "tolerance", params->tolerance);
+}
+
 char *
 shepard_method_spec_format_with_nodata (const shepard_params *params, const ShepardMethodNodata *nodata)
 {
@@ -573,6 +628,7 @@ shepard_method_spec_format_with_nodata (const shepard_params *params, const Shep
         append_real_option (text, "power", params->power);
     }
   append_neighbourhood_options (text, params);
+  append_summation_options (text, params);
   if (nodata != NULL && nodata->is_set)
     {
       if (isnan (nodata->value))

@@ -82,6 +82,25 @@ plan_grid (const ShepardGridOptions *options, shepard_engine *const *engines, si
   return TRUE;
 }
 
+/* How the engine makes the sums over the points for a grid of this many cells, and what that promises. */
+static void
+print_summation (const shepard_engine *engine, const shepard_params *params, size_t n_cells)
+{
+  if (shepard_engine_summation (engine, params, n_cells) == SHEPARD_SUMMATION_FAR_FIELD)
+    {
+      fprintf (stderr, "Summation: far field, every cell within %g x its field's value range of the exact value\n",
+               params->tolerance);
+      return;
+    }
+  gboolean all_points = shepard_params_weight_all_points (params);
+  fprintf (stderr, "Summation: exact (%s)", all_points ? "every pair" : "the neighbourhood's points one by one");
+  if (params->summation == SHEPARD_SUMMATION_FAR_FIELD && all_points)
+    fprintf (stderr, ": the far field needs no smoothing and powers up to %g", SHEPARD_FAR_FIELD_MAX_POWER);
+  else if (params->summation == SHEPARD_SUMMATION_FAR_FIELD)
+    fprintf (stderr, ": the far field weighs all points (no radius, max_points or quadrant limits)");
+  fputc ('\n', stderr);
+}
+
 static void
 value_range (GPtrArray *fields, double *value_min, double *value_max)
 {
@@ -245,6 +264,8 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   shepard_grid grid;
   if (!plan_grid (options, (shepard_engine *const *) engines.engines->pdata, engines.engines->len, &grid, error))
     return FALSE;
+  if (!options->quiet)
+    print_summation (first_engine, &params, grid.width * grid.height);
   g_autofree char *method = shepard_method_spec_format_with_nodata (&params, &method_nodata);
   g_autoptr (GString) field_names = g_string_new (NULL);
   for (guint f = 0; f < fields->len; f++)

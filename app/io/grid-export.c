@@ -339,6 +339,15 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
       next += plan->engines[i].n_fields * band_cells;
     }
 
+  /* Each engine sums the whole grid one way: resolved for the whole grid, not band by band. */
+  g_autofree shepard_params *engine_params = g_new (shepard_params, plan->n_engines);
+  for (size_t i = 0; i < plan->n_engines; i++)
+    {
+      engine_params[i] = *params;
+      engine_params[i].summation = shepard_engine_summation (plan->engines[i].engine, params,
+                                                             grid->width * grid->height);
+    }
+
   for (size_t first_row = 0; first_row < grid->height; first_row += band_rows)
     {
       size_t rows = MIN (band_rows, grid->height - first_row);
@@ -362,7 +371,7 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
             .r_obs = i == 0 ? rows_of[PLANE_R_OBS] : NULL,
           };
           shepard_error engine_error = { 0 };
-          if (shepard_engine_interpolate_grid (plan->engines[i].engine, params, &band, &outputs,
+          if (shepard_engine_interpolate_grid (plan->engines[i].engine, &engine_params[i], &band, &outputs,
                                                shepard_scaled_progress_report_engine, &engine_progress, &engine_error)
               != SHEPARD_OK)
             {

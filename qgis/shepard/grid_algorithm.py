@@ -17,7 +17,7 @@ from qgis.core import (
 )
 
 from .algorithm_base import ShepardAlgorithm, parameter_is_set
-from .method_parameters import add_neighbourhood_parameters
+from .method_parameters import add_neighbourhood_parameters, add_summation_parameters, summation_items
 
 # The creation-options editor of QGIS's GDAL algorithms, which writes NAME=VALUE items separated by "|".
 _CREATION_OPTIONS_WIDGET = "processing.algs.gdal.ui.RasterOptionsWidget.RasterOptionsWidgetWrapper"
@@ -30,6 +30,8 @@ GRID_HELP = (
     "<p>The neighbourhood options are gdal_grid's (radius or ellipse, maximum and minimum points, per quadrant, "
     "smoothing, nodata), with exact nearest points. Masks set cells to nodata: farther than a distance from the "
     "nearest point, outside the points' convex hull, or outside the polygons of a cutline layer.</p>"
+    "<p>Summation: with all points and no smoothing, the far field sums far points from a tree, every cell within "
+    "the tolerance (a share of the field's value range) of the exact value; Exact weighs every pair.</p>"
     "<p>Shepard's command-line tools are installed separately: on PATH, or in the Shepard folder set in Processing "
     "options (Providers &gt; Shepard). The progress bar follows shepard-grid's; Cancel stops it and leaves no "
     "raster.</p>")
@@ -64,6 +66,7 @@ class GridAlgorithm(ShepardAlgorithm):
         self.add_input_parameters(several_fields=True)
         self.add_method_parameters()
         add_neighbourhood_parameters(self)
+        add_summation_parameters(self)
         self._add_grid_parameters()
         self._add_mask_parameters()
         self._add_output_parameters()
@@ -173,8 +176,8 @@ class GridAlgorithm(ShepardAlgorithm):
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802
         layer, source = self.layer_arguments(parameters, self.INPUT, context, feedback)
         output = self.parameterAsOutputLayer(parameters, self.OUTPUT, context)
-        arguments = layer + ["-zfield", ",".join(self.field_names(parameters, context)),
-                             "-a", self.method(parameters, context)]
+        method = ":".join([self.method(parameters, context)] + summation_items(self, parameters, context))
+        arguments = layer + ["-zfield", ",".join(self.field_names(parameters, context)), "-a", method]
         arguments += self._extent_arguments(parameters, context)
         arguments += self._size_arguments(parameters, context)
         arguments += self._mask_arguments(parameters, context, feedback)

@@ -2,7 +2,8 @@
 """The method's parameters as Processing parameters, and the METHOD string (-a) that shepard-grid and shepard-cv take.
 
 The names are gdal_grid's where gdal_grid has the option (power, smoothing, radius, radius1, radius2, angle,
-max_points, min_points, max_points_per_quadrant, min_points_per_quadrant, nodata)."""
+max_points, min_points, max_points_per_quadrant, min_points_per_quadrant, nodata); summation and tolerance are
+Shepard's far field (issue 15)."""
 
 from dataclasses import dataclass
 
@@ -27,6 +28,8 @@ class NumberOption:
     integer: bool = False
     default: float = None
     minimum: float = None
+    maximum: float = None
+    decimals: int = None
     advanced: bool = False
 
 
@@ -96,6 +99,16 @@ NEIGHBOURHOOD_OPTIONS = (
 
 AREA_NAME = "AREA"
 AREA_CHOICES = (("bbox", "Bounding box of the points"), ("hull", "Convex hull of the points"))
+SUMMATION_NAME = "SUMMATION"
+SUMMATION_CHOICES = (("auto", "Automatic (the far field where it costs less)"), ("exact", "Exact (every pair)"),
+                     ("farfield", "Far field (within the tolerance)"))
+SUMMATION_OPTIONS = (
+    NumberOption("TOLERANCE", "tolerance", "Far-field tolerance",
+                 "The far field's promise: every cell is within this share of the field's value range (largest "
+                 "value − smallest) of the exact weighted mean, from 1e-11 to 0.1 (default 1e-6). No effect with "
+                 "Exact, or where the far field does not apply.",
+                 default=1e-6, minimum=1e-11, maximum=0.1, decimals=11, advanced=True),
+)
 REXP_NAME = "REXP"
 REXP_CHOICES = (("nearest", "Expected distance to the nearest point (the papers' r_exp)"),
                 ("knn", "Expected mean distance to the k nearest"))
@@ -114,6 +127,10 @@ def _number_parameter(option):
                                              option.default is None)
     if option.minimum is not None:
         parameter.setMinimum(option.minimum)
+    if option.maximum is not None:
+        parameter.setMaximum(option.maximum)
+    if option.decimals is not None:
+        parameter.setMetadata({"widget_wrapper": {"decimals": option.decimals}})
     parameter.setHelp(_tr(option.help))
     return _advanced(parameter, option.advanced)
 
@@ -148,6 +165,25 @@ def add_aidw_parameters(algorithm):
 def add_neighbourhood_parameters(algorithm):
     for option in NEIGHBOURHOOD_OPTIONS:
         algorithm.addParameter(_number_parameter(option))
+
+
+def add_summation_parameters(algorithm):
+    algorithm.addParameter(_enum_parameter(
+        SUMMATION_NAME, "Summation", SUMMATION_CHOICES,
+        "How the sums over every point are made. Exact weighs every pair of point and cell. Far field sums far points "
+        "from a tree, keeping every cell within the tolerance below of the exact value, and is much faster on large "
+        "layers. Automatic (default) takes the far field where it is expected to cost less. The far field applies "
+        "with all points (no radius, maximum points or quadrant limits), no smoothing and powers up to 64, on the "
+        "CPU; elsewhere every pair is weighed."))
+    for option in SUMMATION_OPTIONS:
+        algorithm.addParameter(_number_parameter(option))
+
+
+def summation_items(algorithm, parameters, context):
+    """summation=... and tolerance=... of the method string, each where it differs from the default."""
+    summation = SUMMATION_CHOICES[algorithm.parameterAsEnum(parameters, SUMMATION_NAME, context)][0]
+    items = [] if summation == SUMMATION_CHOICES[0][0] else ["summation=" + summation]
+    return items + _items(algorithm, SUMMATION_OPTIONS, parameters, context)
 
 
 def _format_number(value):

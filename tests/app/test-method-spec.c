@@ -25,6 +25,8 @@ test_idw_defaults (void)
   g_assert_cmpint (params.method, ==, SHEPARD_METHOD_IDW);
   g_assert_cmpfloat (params.power, ==, 2.0);
   g_assert_cmpint (params.neighbors, ==, SHEPARD_NEIGHBORS_ALL);
+  g_assert_cmpint (params.summation, ==, SHEPARD_SUMMATION_AUTO);
+  g_assert_cmpfloat (params.tolerance, ==, 1e-6);
 }
 
 static void
@@ -78,6 +80,37 @@ test_rexp (void)
   g_assert_cmpint (parse_ok ("aidw:rexp=knn").rexp, ==, SHEPARD_REXP_KNN);
   g_assert_cmpint (parse_ok ("aidw:REXP=KNN").rexp, ==, SHEPARD_REXP_KNN);
   g_assert_cmpint (parse_ok ("aidw:rexp=nearest").rexp, ==, SHEPARD_REXP_NEAREST);
+}
+
+/* How the sums over all points are made, for both methods; tolerance is a share of the value range. */
+static void
+test_summation (void)
+{
+  shepard_params params = parse_ok ("aidw:summation=farfield:tolerance=1e-4");
+  g_assert_cmpint (params.method, ==, SHEPARD_METHOD_AIDW);
+  g_assert_cmpint (params.summation, ==, SHEPARD_SUMMATION_FAR_FIELD);
+  g_assert_cmpfloat (params.tolerance, ==, 1e-4);
+
+  params = parse_ok ("idw:power=3:SUMMATION=Exact");
+  g_assert_cmpint (params.summation, ==, SHEPARD_SUMMATION_EXACT);
+  g_assert_cmpfloat (params.tolerance, ==, SHEPARD_FAR_FIELD_TOLERANCE);
+  g_assert_cmpint (parse_ok ("idw:summation=auto").summation, ==, SHEPARD_SUMMATION_AUTO);
+  g_assert_cmpint (parse_ok ("idw:summation=farfield").summation, ==, SHEPARD_SUMMATION_FAR_FIELD);
+
+  /* The ends of the range are allowed. */
+  g_assert_cmpfloat (parse_ok ("idw:tolerance=1e-11").tolerance, ==, SHEPARD_FAR_FIELD_TOLERANCE_MIN);
+  g_assert_cmpfloat (parse_ok ("idw:tolerance=0.1").tolerance, ==, SHEPARD_FAR_FIELD_TOLERANCE_MAX);
+
+  /* With exact sums the tolerance has no effect, yet it is taken and kept (README): a parameter set that the window
+   * holds with summation exact and a tolerance set before still formats to a string that parses. */
+  params = parse_ok ("idw:summation=exact:tolerance=0.001");
+  g_assert_cmpint (params.summation, ==, SHEPARD_SUMMATION_EXACT);
+  g_assert_cmpfloat (params.tolerance, ==, 0.001);
+
+  /* The far field needs all points without smoothing; elsewhere the engine sums exactly, and the choice is taken. */
+  params = parse_ok ("idw:summation=farfield:max_points=12");
+  g_assert_cmpint (params.summation, ==, SHEPARD_SUMMATION_FAR_FIELD);
+  g_assert_cmpint (params.neighbors, ==, 12);
 }
 
 static void
@@ -146,7 +179,8 @@ static const BadSpec bad_specs[] = {
   { "", "unknown method" },
   { "invdist:power=2", "\"invdist\"" },
   { "idw:k=10", "unknown option \"k\" for method idw; its options are power, smoothing, radius, radius1, radius2, "
-                "angle, max_points, min_points, max_points_per_quadrant, min_points_per_quadrant, nodata" },
+                "angle, max_points, min_points, max_points_per_quadrant, min_points_per_quadrant, summation, "
+                "tolerance, nodata" },
   { "aidw:power=2", "its options are k, alpha, rmin, rmax, area, rexp, smoothing, radius," },
   { "idw:power", "NAME=VALUE" },
   { "idw:power=", "NAME=VALUE" },
@@ -196,6 +230,21 @@ static const BadSpec bad_specs[] = {
   { "idw:smoothing=-1", "smoothing needs a distance of 0 or more" },
   { "idw:nodata=none", "nodata needs a number (or nan)" },
   { "idw:nodata=1:nodata=2", "given twice" },
+  /* The far field's options (issue 15). */
+  { "idw:summation=fast", "method option summation needs \"auto\" (the far field where it costs less), \"exact\" "
+                          "(every pair) or \"farfield\" (the far field wherever it applies), not \"fast\"" },
+  { "aidw:summation=far_field", "not \"far_field\"" },
+  { "idw:summation=", "NAME=VALUE" },
+  { "idw:summation=exact:summation=auto", "summation is given twice" },
+  { "idw:tolerance=0", "method option tolerance needs a number from 1e-11 to 0.1 (a share of each field's value "
+                       "range), not \"0\"" },
+  { "idw:tolerance=1", "tolerance needs a number from 1e-11 to 0.1" },
+  { "aidw:tolerance=1e-12", "not \"1e-12\"" },
+  { "idw:tolerance=-1e-6", "not \"-1e-6\"" },
+  { "idw:tolerance=0.10000000000000002", "tolerance needs a number from 1e-11 to 0.1" },
+  { "idw:tolerance=small", "method option tolerance needs a number, not \"small\"" },
+  { "idw:tolerance=nan", "\"nan\"" },
+  { "idw:tolerance=1e-6:tolerance=1e-5", "tolerance is given twice" },
 };
 
 static void
@@ -283,6 +332,13 @@ static const struct {
   { "idw:max_points=all:min_points=0:smoothing=0:max_points_per_quadrant=0", "idw" },
   { "idw:NODATA=NaN", "idw:nodata=nan" },
   { "idw:nodata=-3.4028234663852886e+38", "idw:nodata=-3.4028234663852886e+38" },
+  { "idw:summation=auto:tolerance=1e-6", "idw" },
+  { "idw:tolerance=0.000001000", "idw" },
+  { "aidw:nodata=-1:tolerance=1e-4:summation=FARFIELD:k=8",
+    "aidw:k=8:summation=farfield:tolerance=0.0001:nodata=-1" },
+  { "idw:summation=exact:radius=100", "idw:radius=100:summation=exact" },
+  { "idw:tolerance=3e-9", "idw:tolerance=3e-09" },
+  { "idw:summation=exact:tolerance=0.1", "idw:summation=exact:tolerance=0.1" },
 };
 
 static void
@@ -307,6 +363,8 @@ assert_same_params (const shepard_params *actual, const shepard_params *expected
 {
   g_assert_cmpint (actual->method, ==, expected->method);
   g_assert_cmpint (actual->neighbors, ==, expected->neighbors);
+  g_assert_cmpint (actual->summation, ==, expected->summation);
+  g_assert_true (same_number (actual->tolerance, expected->tolerance));
   if (expected->method == SHEPARD_METHOD_IDW)
     {
       g_assert_true (same_number (actual->power, expected->power));
@@ -407,6 +465,19 @@ random_params (GRand *random, shepard_params *params)
   params->min_points = g_rand_boolean (random) ? 0 : g_rand_int_range (random, 1, 20);
   params->max_points_per_quadrant = g_rand_boolean (random) ? 0 : g_rand_int_range (random, 1, 20);
   params->min_points_per_quadrant = g_rand_boolean (random) ? 0 : g_rand_int_range (random, 1, 5);
+  params->summation = (shepard_summation) g_rand_int_range (random, 0, 3);
+  switch (g_rand_int_range (random, 0, 4))
+    {
+    case 0:
+      break;
+    case 1:
+      params->tolerance = g_rand_boolean (random) ? SHEPARD_FAR_FIELD_TOLERANCE_MIN : SHEPARD_FAR_FIELD_TOLERANCE_MAX;
+      break;
+    default:
+      params->tolerance = pow (10.0, g_rand_double_range (random, log10 (SHEPARD_FAR_FIELD_TOLERANCE_MIN),
+                                                          log10 (SHEPARD_FAR_FIELD_TOLERANCE_MAX)));
+      break;
+    }
 }
 
 static void
@@ -443,6 +514,8 @@ test_format_round_trip (void)
       g_assert_null (strstr (spec, ":max_points=all"));
       g_assert_null (strstr (spec, ":min_points=0"));
       g_assert_null (strstr (spec, ":k=15:"));
+      g_assert_null (strstr (spec, ":summation=auto"));
+      g_assert_null (strstr (spec, ":tolerance=1e-06"));
       if (i < 5)
         g_test_message ("%s", spec);
     }
@@ -488,6 +561,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/method-spec/neighbors", test_neighbors);
   g_test_add_func ("/app/method-spec/neighbourhood", test_neighbourhood);
   g_test_add_func ("/app/method-spec/aidw/rexp", test_rexp);
+  g_test_add_func ("/app/method-spec/summation", test_summation);
   g_test_add_func ("/app/method-spec/format/canonical", test_format_canonical);
   g_test_add_func ("/app/method-spec/format/round-trip", test_format_round_trip);
   g_test_add_func ("/app/method-spec/format/shortest", test_format_shortest);

@@ -22,7 +22,8 @@ same_params (const shepard_params *a, const shepard_params *b)
   return SAME_INT (method) && SAME_DOUBLE (power) && SAME_INT (k) && SAME_DOUBLE (r_min) && SAME_DOUBLE (r_max)
          && SAME_INT (area_mode) && SAME_DOUBLE (area) && SAME_INT (neighbors) && SAME_INT (rexp)
          && SAME_DOUBLE (smoothing) && SAME_DOUBLE (radius1) && SAME_DOUBLE (radius2) && SAME_DOUBLE (angle)
-         && SAME_INT (min_points) && SAME_INT (max_points_per_quadrant) && SAME_INT (min_points_per_quadrant);
+         && SAME_INT (min_points) && SAME_INT (max_points_per_quadrant) && SAME_INT (min_points_per_quadrant)
+         && SAME_INT (summation) && SAME_DOUBLE (tolerance);
 }
 
 /* NaN is one value to a nodata option ("nan"), whatever its bits. */

@@ -263,6 +263,26 @@ def test_ellipse_and_cutline_equal_shepard_grid():
     assert_same_raster(output, expected)
 
 
+def test_summation_and_tolerance_equal_shepard_grid():
+    cases = (  # algorithm, its parameters, shepard-grid's -a, the SHEPARD_METHOD both record
+        ("shepard:adaptiveidw", {"K": 10, "SUMMATION": 2, "TOLERANCE": 1e-4},
+         "aidw:k=10:summation=farfield:tolerance=1e-4", "aidw:k=10:summation=farfield:tolerance=0.0001"),
+        ("shepard:idw", {"POWER": 3, "SUMMATION": 1, "TOLERANCE": 0.01},
+         "idw:power=3:summation=exact:tolerance=0.01", "idw:power=3:summation=exact:tolerance=0.01"),
+        ("shepard:idw", {"SUMMATION": 0, "TOLERANCE": 1e-6}, "idw", "idw"),
+    )
+    for algorithm, parameters, method, recorded in cases:
+        output, expected = scratch_path("qgis-summation.tif"), scratch_path("direct-summation.tif")
+        results_of(run_algorithm(algorithm, dict({"INPUT": POINTS_LAYER, "FIELD": "zinc", "WIDTH": 60, "HEIGHT": 80,
+                                                  "OUTPUT": output}, **parameters)))
+        run_tool(GRID_TOOL, "-q", "-zfield", "zinc", "-a", method, "-outsize", "60", "80", POINTS, expected)
+        assert_same_raster(output, expected)
+        for path in (output, expected):
+            method_item = gdal.Open(path).GetMetadataItem("SHEPARD_METHOD")
+            assert method_item == recorded, "{}: {} instead of {}".format(path, method_item, recorded)
+            os.remove(path)
+
+
 class InProcessQgis:
     """QGIS and Processing started in this process, with the provider loaded from the source tree."""
 
@@ -360,6 +380,7 @@ CASES = [
     test_every_parameter_has_help,
     test_neighbourhood_masks_tap_and_fields_equal_shepard_grid,
     test_ellipse_and_cutline_equal_shepard_grid,
+    test_summation_and_tolerance_equal_shepard_grid,
 ]
 
 
