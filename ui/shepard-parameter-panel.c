@@ -9,6 +9,7 @@
 #include "shepard-mask-section.h"
 #include "shepard-neighbourhood-section.h"
 #include "shepard-spin-entry.h"
+#include "shepard-summation-section.h"
 
 /* The rows of the drop-downs, in the template's order. */
 enum {
@@ -46,6 +47,7 @@ struct _ShepardParameterPanel
   GtkWidget *grid; /* the one child, bound so that gtk_widget_dispose_template unparents it */
   GtkDropDown *method_dropdown, *area_dropdown, *rexp_dropdown;
   ShepardNeighbourhoodSection *neighbourhood_section;
+  ShepardSummationSection *summation_section;
   ShepardMaskSection *mask_section;
   GtkSpinButton *spins[N_SPINS];
   GtkLabel *spin_errors[N_SPINS];
@@ -213,6 +215,16 @@ shepard_parameter_panel_get_saturation_warning (ShepardParameterPanel *self, con
   return gtk_widget_get_visible (self->saturation_warning);
 }
 
+/* The Summation section says when the weighting set elsewhere in the panel rules the far field out. */
+static void
+update_summation_note (ShepardParameterPanel *self)
+{
+  shepard_params params;
+
+  shepard_parameter_panel_get_params (self, &params);
+  shepard_summation_section_show_weighting (self->summation_section, &params);
+}
+
 static void
 on_value_changed (ShepardParameterPanel *self, GtkAdjustment *adjustment)
 {
@@ -227,6 +239,7 @@ on_value_changed (ShepardParameterPanel *self, GtkAdjustment *adjustment)
 static void
 on_section_changed (ShepardParameterPanel *self)
 {
+  update_summation_note (self);
   shepard_change_batch_note (&self->batch);
 }
 
@@ -293,6 +306,7 @@ shepard_parameter_panel_get_params (ShepardParameterPanel *self, shepard_params 
     }
   params->area = gtk_spin_button_get_value (self->spins[SPIN_AREA]);
   shepard_neighbourhood_section_get_params (self->neighbourhood_section, params);
+  shepard_summation_section_get_params (self->summation_section, params);
   params->rexp = gtk_drop_down_get_selected (self->rexp_dropdown) == REXP_KNN ? SHEPARD_REXP_KNN
                                                                               : SHEPARD_REXP_NEAREST;
 }
@@ -319,6 +333,7 @@ shepard_parameter_panel_set_params (ShepardParameterPanel *self, const shepard_p
   if (params->area_mode == SHEPARD_AREA_GIVEN)
     gtk_spin_button_set_value (self->spins[SPIN_AREA], params->area);
   shepard_neighbourhood_section_set_params (self->neighbourhood_section, params);
+  shepard_summation_section_set_params (self->summation_section, params);
   gtk_drop_down_set_selected (self->rexp_dropdown, params->rexp == SHEPARD_REXP_KNN ? REXP_KNN : REXP_NEAREST);
   shepard_change_batch_end (&self->batch);
 }
@@ -384,6 +399,7 @@ shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *s
     }
   g_settings_bind (settings, "area-mode", self->area_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
   shepard_neighbourhood_section_bind_settings (self->neighbourhood_section, settings);
+  shepard_summation_section_bind_settings (self->summation_section, settings);
   shepard_mask_section_bind_settings (self->mask_section, settings);
   g_settings_bind (settings, "rexp", self->rexp_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
   shepard_change_batch_end (&self->batch);
@@ -415,6 +431,7 @@ shepard_parameter_panel_align_labels (ShepardParameterPanel *self, GtkSizeGroup 
   g_return_if_fail (SHEPARD_IS_PARAMETER_PANEL (self));
   shepard_label_column_share (GTK_GRID (self->grid), labels);
   shepard_neighbourhood_section_align_labels (self->neighbourhood_section, labels);
+  shepard_summation_section_align_labels (self->summation_section, labels);
   shepard_mask_section_align_labels (self->mask_section, labels);
 }
 
@@ -456,6 +473,7 @@ shepard_parameter_panel_class_init (ShepardParameterPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, method_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, area_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, neighbourhood_section);
+  gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, summation_section);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, mask_section);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, rexp_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ShepardParameterPanel, saturation_warning);
@@ -493,6 +511,7 @@ shepard_parameter_panel_init (ShepardParameterPanel *self)
   shepard_change_batch_init (&self->batch, self, signals[SIGNAL_CHANGED]);
   g_type_ensure (SHEPARD_TYPE_ALPHA_PLOT);
   g_type_ensure (SHEPARD_TYPE_NEIGHBOURHOOD_SECTION);
+  g_type_ensure (SHEPARD_TYPE_SUMMATION_SECTION);
   g_type_ensure (SHEPARD_TYPE_MASK_SECTION);
   gtk_widget_init_template (GTK_WIDGET (self));
   update_alpha_plot (self);

@@ -28,12 +28,12 @@ guint shepard_parameter_panel_get_preview_cells (ShepardParameterPanel *self);
 void shepard_parameter_panel_set_preview_cells (ShepardParameterPanel *self, guint cells);
 
 /* Adaptive IDW with shepard_params_init_aidw's values (all points, no radius, no minimum, no quadrants, no
- * smoothing), no mask, and the template's area, N, radii and preview cells: the schema's defaults. Also the widget
- * action "panel.reset". */
+ * smoothing, automatic summation at the default tolerance), no mask, and the template's area, N, radii and preview
+ * cells: the schema's defaults. Also the widget action "panel.reset". */
 void shepard_parameter_panel_reset (ShepardParameterPanel *self);
 
-/* Keeps method, power, k, alpha-1..5, r-min, r-max, area-mode, area, rexp, the neighbourhood and mask sections' keys
- * and preview-cells in settings; the panel takes the stored values now. */
+/* Keeps method, power, k, alpha-1..5, r-min, r-max, area-mode, area, rexp, the neighbourhood, summation and mask
+ * sections' keys and preview-cells in settings; the panel takes the stored values now. */
 void shepard_parameter_panel_bind_settings (ShepardParameterPanel *self, GSettings *settings);
 
 /* How the map's cells spread over R and alpha (NULL: unknown, or IDW): the alpha plot's histogram, and a warning

@@ -17,8 +17,8 @@ spin_name (GtkSpinButton *spin)
 
 /* A number as typed, with '.' or the locale's decimal separator (GTK writes the value with the latter); spaces
  * around it are allowed, anything else after it is not. */
-static gboolean
-parse_number (const char *text, double *value)
+gboolean
+shepard_spin_entry_parse (const char *text, double *value)
 {
   const char *separator = localeconv ()->decimal_point;
   g_autofree char *copy = g_strstrip (g_strdup (text));
@@ -52,7 +52,7 @@ shepard_spin_entry_read (GtkSpinButton *spin_button, double *value, char **messa
   double number = 0.0;
 
   *message = NULL;
-  if (!parse_number (text, &number))
+  if (!shepard_spin_entry_parse (text, &number))
     {
       if (typed[0] == '\0')
         *message = g_strdup_printf ("%s: the entry is empty; kept %s", name, kept);

@@ -12,6 +12,10 @@ G_BEGIN_DECLS
  * which value is kept. */
 gboolean shepard_spin_entry_read (GtkSpinButton *spin_button, double *value, char **message);
 
+/* A number as typed, with '.' or the locale's decimal separator and spaces around it; FALSE for an empty entry or
+ * anything else. For an entry that reads its text its own way (an input handler), with the same rules. */
+gboolean shepard_spin_entry_parse (const char *text, double *value);
+
 /* Shows message (NULL: none) in the spin button's error label under it, and marks the button invalid for assistive
  * technologies while there is one. */
 void shepard_spin_entry_show_error (GtkSpinButton *spin_button, GtkLabel *error_label, const char *message);

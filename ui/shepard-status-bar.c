@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coordinate-transform.h"
+#include "shepard-summation-section.h"
 
 struct _ShepardStatusBar
 {
@@ -16,6 +17,8 @@ struct _ShepardStatusBar
 
   /* Owned */
   ShepardCoordinateTransform *coordinates; /* NULL without a CRS or one OGR cannot take to WGS 84 */
+  char *engine;    /* the engine line without the summation; NULL before set_engine */
+  char *summation; /* how the latest surface was summed, "far field (1e-6)"; NULL: no surface, or not summed */
 };
 
 G_DEFINE_FINAL_TYPE (ShepardStatusBar, shepard_status_bar, GTK_TYPE_WIDGET)
@@ -24,6 +27,15 @@ GtkWidget *
 shepard_status_bar_new (void)
 {
   return g_object_new (SHEPARD_TYPE_STATUS_BAR, NULL);
+}
+
+static void
+update_engine_line (ShepardStatusBar *self)
+{
+  g_autofree char *text = self->summation != NULL ? g_strdup_printf ("%s · %s", self->engine, self->summation)
+                                                  : g_strdup (self->engine);
+
+  gtk_label_set_text (self->backend_label, text);
 }
 
 void
@@ -44,7 +56,9 @@ shepard_status_bar_set_engine (ShepardStatusBar *self, const char *engine, const
   if (interop_failure != NULL)
     g_string_append_printf (tooltip, "%sCUDA–OpenGL interop is off: %s", tooltip->len > 0 ? "\n" : "",
                             interop_failure);
-  gtk_label_set_text (self->backend_label, text);
+  g_free (self->engine);
+  self->engine = g_steal_pointer (&text);
+  update_engine_line (self);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->backend_label), tooltip->len > 0 ? tooltip->str : NULL);
 }
 
@@ -57,6 +71,17 @@ shepard_status_bar_set_surface (ShepardStatusBar *self, const ShepardSurface *su
   g_autofree char *text = g_strdup_printf ("%zu × %zu cells in %.*f ms", surface->grid.width, surface->grid.height,
                                            surface->seconds < 0.01 ? 1 : 0, surface->seconds * 1000.0);
   gtk_label_set_text (self->time_label, text);
+
+  g_clear_pointer (&self->summation, g_free);
+  if (surface->summation == SHEPARD_SUMMATION_FAR_FIELD)
+    {
+      g_autofree char *tolerance = shepard_summation_format_tolerance (surface->params.tolerance);
+      self->summation = g_strdup_printf ("far field (%s)", tolerance);
+    }
+  else if (surface->summation == SHEPARD_SUMMATION_EXACT)
+    self->summation = g_strdup ("exact");
+  if (self->engine != NULL)
+    update_engine_line (self);
 }
 
 void
@@ -64,6 +89,9 @@ shepard_status_bar_clear_surface (ShepardStatusBar *self)
 {
   g_return_if_fail (SHEPARD_IS_STATUS_BAR (self));
   gtk_label_set_text (self->time_label, "");
+  g_clear_pointer (&self->summation, g_free);
+  if (self->engine != NULL)
+    update_engine_line (self);
 }
 
 void
@@ -148,6 +176,16 @@ shepard_status_bar_clear_pointer (ShepardStatusBar *self)
 }
 
 static void
+shepard_status_bar_finalize (GObject *object)
+{
+  ShepardStatusBar *self = SHEPARD_STATUS_BAR (object);
+
+  g_free (self->engine);
+  g_free (self->summation);
+  G_OBJECT_CLASS (shepard_status_bar_parent_class)->finalize (object);
+}
+
+static void
 shepard_status_bar_dispose (GObject *object)
 {
   g_clear_pointer (&SHEPARD_STATUS_BAR (object)->coordinates, shepard_coordinate_transform_free);
@@ -161,6 +199,7 @@ shepard_status_bar_class_init (ShepardStatusBarClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = shepard_status_bar_dispose;
+  G_OBJECT_CLASS (klass)->finalize = shepard_status_bar_finalize;
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/shepard/Shepard/ui/shepard-status-bar.ui");
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_bind_template_child (widget_class, ShepardStatusBar, box);

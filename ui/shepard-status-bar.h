@@ -19,6 +19,7 @@ GtkWidget *shepard_status_bar_new (void);
  * CUDA-OpenGL interop, and interop_failure why not (or NULL). */
 void shepard_status_bar_set_engine (ShepardStatusBar *self, const char *engine, const char *fallback_reason,
                                     gboolean on_gpu, gboolean interop, const char *interop_failure);
+/* The surface's size and time, and on the engine's line how it was summed: "· far field (1e-6)" or "· exact". */
 void shepard_status_bar_set_surface (ShepardStatusBar *self, const ShepardSurface *surface);
 void shepard_status_bar_clear_surface (ShepardStatusBar *self);
 /* The layer's CRS (WKT; NULL: none): the pointer's position is then shown in it, named, and as latitude and

@@ -422,11 +422,15 @@ interpolate_work (ShepardDocument *self, gpointer data, GCancellable *cancellabl
 {
   InterpolateRequest *request = data;
   gint64 start = g_get_monotonic_time ();
+  /* Asked before the call, with the engine held: what the engine takes for the whole grid at once. */
+  shepard_summation summation = shepard_engine_summation (self->engine, &request->engine_params,
+                                                          request->grid.width * request->grid.height);
 
   request->surface = request->device_grids != NULL ? interpolate_on_gpu_locked (self, request, cancellable, error)
                                                    : interpolate_to_host_locked (self, request, cancellable, error);
   if (request->surface == NULL || !_shepard_document_mask_surface (self, request->surface, error))
     return FALSE;
+  request->surface->summation = summation;
   request->surface->seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
   return TRUE;
 }

@@ -29,6 +29,8 @@ typedef struct {
   guint8 *keep;           /* width x height, 0 where a mask takes the cell away; NULL: no mask */
   double value_min, value_max;      /* NaN when the grid is on the GPU */
   double seconds;         /* wall time of its computation: the engine call and the copy into this surface */
+  shepard_summation summation; /* how the engine made the sums (shepard_engine_summation): EXACT or FAR_FIELD at
+                                * params.tolerance; AUTO for a derived surface, which was not summed */
   GMutex device_lock;     /* private: device grids serve one call at a time (shepard_surface_lock_device) */
 } ShepardSurface;
 
