@@ -278,18 +278,26 @@ shepard_engine_summation (const shepard_engine *engine, const shepard_params *pa
 }
 
 shepard_status
+shepard_engine_prepare_far_field (shepard_engine *engine, shepard_error *error)
+{
+  if (!engine->has_points)
+    return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points to build the far field over: "
+                         "load a layer with at least one point.");
+  if (engine->far_field)
+    return SHEPARD_OK;
+  return shepard_far_field_new (&engine->points, &engine->far_field, error);
+}
+
+shepard_status
 shepard_engine_cpu_backend_for (shepard_engine *engine, const shepard_params *params, size_t n_queries,
                                 shepard_cpu_backend *backend, shepard_error *error)
 {
   *backend = shepard_engine_cpu_backend (engine);
   if (shepard_engine_summation (engine, params, n_queries) != SHEPARD_SUMMATION_FAR_FIELD)
     return SHEPARD_OK;
-  if (!engine->far_field)
-    {
-      shepard_status status = shepard_far_field_new (&engine->points, &engine->far_field, error);
-      if (status != SHEPARD_OK)
-        return status;
-    }
+  shepard_status status = shepard_engine_prepare_far_field (engine, error);
+  if (status != SHEPARD_OK)
+    return status;
   backend->far_field = engine->far_field;
   return SHEPARD_OK;
 }

@@ -78,6 +78,14 @@ _shepard_document_start_engine (ShepardDocument *self, GError **error)
       shepard_app_error_set_from_engine (error, &engine_error);
       return FALSE;
     }
+  /* A layer whose previews would sum through the far field (judged for a 256² grid) gets its tree here, in the
+   * loading thread, so that no preview waits for it. Should this fail (out of memory), the first interpolation that
+   * needs the tree builds it and reports why it cannot. */
+  shepard_params preview_params;
+  shepard_params_init_aidw (&preview_params);
+  if (self->points->count > 0 && shepard_engine_cuda_device (self->engine) < 0
+      && shepard_engine_summation (self->engine, &preview_params, 256 * 256) == SHEPARD_SUMMATION_FAR_FIELD)
+    shepard_engine_prepare_far_field (self->engine, NULL);
   self->backend = g_strdup (shepard_engine_describe (self->engine));
   const char *fallback = shepard_engine_fallback_reason (self->engine);
   g_autofree char *suffix = fallback != NULL ? g_strdup_printf (" (%s)", fallback) : NULL;

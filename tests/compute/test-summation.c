@@ -250,6 +250,41 @@ test_auto_choice (void)
   point_set_free (few);
 }
 
+/* A tree built ahead (as a layer's load does) gives the same values as one built by the first interpolation, and
+ * auto no longer counts its build. */
+static void
+test_prepared_ahead (void)
+{
+  point_set *points = point_set_new (POINT_LAYOUT_CLUSTERS, POINT_COUNT, 404);
+  shepard_grid grid = grid_over (points, 8);
+  size_t cells = grid.width * grid.height;
+  double *ahead = g_new (double, cells), *lazily = g_new (double, cells);
+  shepard_error error = { 0 };
+  shepard_engine *prepared = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
+  shepard_engine *lazy = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
+  g_assert_nonnull (prepared);
+  g_assert_nonnull (lazy);
+  g_assert_cmpint (shepard_engine_prepare_far_field (prepared, &error), ==, SHEPARD_ERROR_NO_POINTS);
+  assert_engine_status (shepard_engine_set_points (prepared, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  assert_engine_status (shepard_engine_set_points (lazy, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_AUTO);
+  g_assert_cmpint (shepard_engine_summation (prepared, &params, 1), ==, SHEPARD_SUMMATION_EXACT);
+  assert_engine_status (shepard_engine_prepare_far_field (prepared, &error), &error, SHEPARD_OK);
+  g_assert_cmpint (shepard_engine_summation (prepared, &params, 1), ==, SHEPARD_SUMMATION_FAR_FIELD);
+  params.summation = SHEPARD_SUMMATION_FAR_FIELD;
+  interpolate (prepared, &params, &grid, ahead);
+  interpolate (lazy, &params, &grid, lazily);
+  for (size_t i = 0; i < cells; i++)
+    g_assert_cmpfloat (ahead[i], ==, lazily[i]);
+  g_free (ahead);
+  g_free (lazily);
+  shepard_engine_free (prepared);
+  shepard_engine_free (lazy);
+  point_set_free (points);
+}
+
 static void
 test_tolerance_validated (void)
 {
@@ -317,6 +352,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compute/summation/several-fields", test_several_fields);
   g_test_add_func ("/compute/summation/query-points", test_query_points);
   g_test_add_func ("/compute/summation/auto", test_auto_choice);
+  g_test_add_func ("/compute/summation/prepared-ahead", test_prepared_ahead);
   g_test_add_func ("/compute/summation/tolerance-validated", test_tolerance_validated);
   g_test_add_func ("/compute/summation/cuda-engine-far-field", test_cuda_engine_asked_for_far_field);
   return g_test_run ();
