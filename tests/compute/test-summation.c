@@ -63,6 +63,18 @@ grid_over (const point_set *points, size_t on_point)
   return grid;
 }
 
+/* The far field runs on the CPU: engines of a given precision there, holding the points. */
+static shepard_engine *
+cpu_engine (shepard_precision precision, const point_set *points)
+{
+  shepard_error error = { 0 };
+  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, precision, 2, &error);
+  g_assert_nonnull (engine);
+  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
+  return engine;
+}
+
 static void
 interpolate (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid, double *values)
 {
@@ -82,12 +94,8 @@ test_far_field_against_exact (gconstpointer data)
   double range = range_of (points->z, points->count);
   double *far = g_new (double, cells), *exact = g_new (double, cells);
 
-  /* The far field runs on the CPU; float64 engines on both sides, so that only the summation differs. */
-  shepard_error error = { 0 };
-  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
-  g_assert_nonnull (engine);
-  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
-                        &error, SHEPARD_OK);
+  /* Float64 on both sides, so that only the summation differs. */
+  shepard_engine *engine = cpu_engine (SHEPARD_PRECISION_FLOAT64, points);
   shepard_params far_params = params_of (test, SHEPARD_SUMMATION_FAR_FIELD);
   shepard_params exact_params = params_of (test, SHEPARD_SUMMATION_EXACT);
   g_assert_cmpint (shepard_engine_summation (engine, &far_params, cells), ==, SHEPARD_SUMMATION_FAR_FIELD);
@@ -123,15 +131,8 @@ test_float32_engine (void)
   shepard_grid grid = grid_over (points, 3);
   size_t cells = grid.width * grid.height;
   double *far = g_new (double, cells), *exact = g_new (double, cells);
-  shepard_error error = { 0 };
-  shepard_engine *engine32 = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT32, 2, &error);
-  shepard_engine *engine64 = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
-  g_assert_nonnull (engine32);
-  g_assert_nonnull (engine64);
-  assert_engine_status (shepard_engine_set_points (engine32, points->x, points->y, points->z, points->count, &error),
-                        &error, SHEPARD_OK);
-  assert_engine_status (shepard_engine_set_points (engine64, points->x, points->y, points->z, points->count, &error),
-                        &error, SHEPARD_OK);
+  shepard_engine *engine32 = cpu_engine (SHEPARD_PRECISION_FLOAT32, points);
+  shepard_engine *engine64 = cpu_engine (SHEPARD_PRECISION_FLOAT64, points);
   shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_FAR_FIELD);
   interpolate (engine32, &params, &grid, far);
   params.summation = SHEPARD_SUMMATION_EXACT;
@@ -191,11 +192,8 @@ test_query_points (void)
       qx[q] = q % 7 == 0 ? points->x[q] : -200.0 + 1400.0 * (double) ((q * 37) % QUERIES) / QUERIES;
       qy[q] = q % 7 == 0 ? points->y[q] : -100.0 + 900.0 * (double) ((q * 91) % QUERIES) / QUERIES;
     }
+  shepard_engine *engine = cpu_engine (SHEPARD_PRECISION_FLOAT64, points);
   shepard_error error = { 0 };
-  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
-  g_assert_nonnull (engine);
-  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
-                        &error, SHEPARD_OK);
   shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_FAR_FIELD);
   assert_engine_status (shepard_engine_interpolate_points (engine, &params, qx, qy, QUERIES,
                                                            &(shepard_outputs) { far, NULL, NULL }, NULL, NULL,
@@ -222,10 +220,7 @@ test_auto_choice (void)
   g_assert_cmpfloat (params.tolerance, ==, SHEPARD_FAR_FIELD_TOLERANCE);
 
   point_set *many = point_set_new (POINT_LAYOUT_UNIFORM, 100000, 9), *few = point_set_new (POINT_LAYOUT_UNIFORM, 50, 9);
-  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT32, 2, &error);
-  g_assert_nonnull (engine);
-  assert_engine_status (shepard_engine_set_points (engine, many->x, many->y, many->z, many->count, &error), &error,
-                        SHEPARD_OK);
+  shepard_engine *engine = cpu_engine (SHEPARD_PRECISION_FLOAT32, many);
   g_assert_cmpint (shepard_engine_summation (engine, &params, 1024 * 1024), ==, SHEPARD_SUMMATION_FAR_FIELD);
   /* One query does not pay for building the tree. */
   g_assert_cmpint (shepard_engine_summation (engine, &params, 1), ==, SHEPARD_SUMMATION_EXACT);
@@ -261,14 +256,11 @@ test_prepared_ahead (void)
   double *ahead = g_new (double, cells), *lazily = g_new (double, cells);
   shepard_error error = { 0 };
   shepard_engine *prepared = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
-  shepard_engine *lazy = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
   g_assert_nonnull (prepared);
-  g_assert_nonnull (lazy);
   g_assert_cmpint (shepard_engine_prepare_far_field (prepared, &error), ==, SHEPARD_ERROR_NO_POINTS);
   assert_engine_status (shepard_engine_set_points (prepared, points->x, points->y, points->z, points->count, &error),
                         &error, SHEPARD_OK);
-  assert_engine_status (shepard_engine_set_points (lazy, points->x, points->y, points->z, points->count, &error),
-                        &error, SHEPARD_OK);
+  shepard_engine *lazy = cpu_engine (SHEPARD_PRECISION_FLOAT64, points);
   shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_AUTO);
   g_assert_cmpint (shepard_engine_summation (prepared, &params, 1), ==, SHEPARD_SUMMATION_EXACT);
   assert_engine_status (shepard_engine_prepare_far_field (prepared, &error), &error, SHEPARD_OK);
@@ -316,12 +308,9 @@ test_cuda_engine_asked_for_far_field (void)
   double *far = g_new (double, cells), *exact = g_new (double, cells);
   shepard_error error = { 0 };
   shepard_engine *cuda = shepard_engine_new (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 0, &error);
-  shepard_engine *cpu = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
   g_assert_nonnull (cuda);
-  g_assert_nonnull (cpu);
+  shepard_engine *cpu = cpu_engine (SHEPARD_PRECISION_FLOAT64, points);
   assert_engine_status (shepard_engine_set_points (cuda, points->x, points->y, points->z, points->count, &error),
-                        &error, SHEPARD_OK);
-  assert_engine_status (shepard_engine_set_points (cpu, points->x, points->y, points->z, points->count, &error),
                         &error, SHEPARD_OK);
   shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_AUTO);
   g_assert_cmpint (shepard_engine_summation (cuda, &params, cells), ==, SHEPARD_SUMMATION_EXACT);
