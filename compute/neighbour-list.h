@@ -3,6 +3,7 @@
 #ifndef SHEPARD_NEIGHBOUR_LIST_H
 #define SHEPARD_NEIGHBOUR_LIST_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
