@@ -4,28 +4,38 @@
 #ifndef SHEPARD_FAR_FIELD_POWER_H
 #define SHEPARD_FAR_FIELD_POWER_H
 
+#include "aidw-formulas.h" /* SHEPARD_HOST_DEVICE */
+
 #include <stdint.h>
 #include <string.h>
 
-static inline uint64_t
+static inline SHEPARD_HOST_DEVICE uint64_t
 far_field_bits_of (double x)
 {
+#ifdef __CUDA_ARCH__
+  return (uint64_t) __double_as_longlong (x);
+#else
   uint64_t bits;
   memcpy (&bits, &x, sizeof bits);
   return bits;
+#endif
 }
 
-static inline double
+static inline SHEPARD_HOST_DEVICE double
 far_field_double_of (uint64_t bits)
 {
+#ifdef __CUDA_ARCH__
+  return __longlong_as_double ((long long) bits);
+#else
   double x;
   memcpy (&x, &bits, sizeof x);
   return x;
+#endif
 }
 
 /* log x for a positive normal x: x = 2^e m with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh f, f = (m - 1) / (m + 1),
  * |f| <= 0.1716, by its series to f^23 (the next term is below 1e-18 of the result). */
-static inline double
+static inline SHEPARD_HOST_DEVICE double
 far_field_log (double x)
 {
   uint64_t bits = far_field_bits_of (x);
@@ -51,7 +61,7 @@ far_field_log (double x)
 }
 
 /* exp y for y <= 709; 0 below -700 (weights that small add nothing to sums of terms >= 1). */
-static inline double
+static inline SHEPARD_HOST_DEVICE double
 far_field_exp (double y)
 {
   /* by masks from the sign bit of y + 700: comparisons and choices stop the compiler from vectorising */
@@ -81,7 +91,7 @@ far_field_exp (double y)
 }
 
 /* x^s for x > 0 (normal) and s >= 0. */
-static inline double
+static inline SHEPARD_HOST_DEVICE double
 far_field_power (double x, double s)
 {
   return far_field_exp (s * far_field_log (x));

@@ -2,7 +2,7 @@
 #include "far-field.h"
 
 #include "cpu-weighting.h"
-#include "far-field-power.h"
+#include "far-field-tree.h"
 #include "engine-private.h"
 
 #include <complex.h>
@@ -10,18 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Leaves hold at most this many points: median splits leave 16 to 32 in each. */
-#define LEAF_POINTS 32
-/* Moments are kept to this total order j + l: of 6 to 24, 16 took the least time in shepard-bench-far-field at
- * tolerance 1e-6 but for 5 % (20, 24), whose moments take 1.4 and 1.9 times the memory. */
-#define ORDER_MAX 16
-/* Each node is summed to the lowest of ORDER_MIN, ORDER_MIN + ORDER_STEP, ... ORDER_MAX that meets its bound. */
-#define ORDER_MIN 4
-#define ORDER_STEP 2
-/* Moments M_jl with j <= l and j + l <= ORDER_MAX, by total order k = j + l, then j: those of a lower order are a
- * prefix. M_lj is the conjugate of M_jl. */
-#define TERMS_OF_ORDER(p) (((p) / 2 + 1) * ((p) / 2 + 1) + ((p) % 2 ? (p) / 2 + 1 : 0))
-#define TERMS_MAX TERMS_OF_ORDER (ORDER_MAX)
 /* The summing loops for the best vector unit and fused multiply-add the CPU has, picked when the program loads. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define FAR_FIELD_CLONES                                                                                              \
@@ -30,67 +18,12 @@
 #define FAR_FIELD_CLONES
 #endif
 
-/* The share of the relative error allowed by the tolerance that truncation may spend; the rest covers rounding. */
-#define TRUNCATION_SHARE 0.9
-
-typedef struct {
-  double cx, cy;
-  double radius; /* max |x_i - centre| over the node's points */
-  size_t begin, end;
-  size_t second_child; /* 0: a leaf; the first child is the next node */
-} far_node;
-
-/* How a node's points spread within its radius: spread[k] = mean of (|x_i - centre| / radius)^k, k = 0 ..
- * ORDER_MAX + 1. The error bounds use spread[ORDER_MAX + 1] and spread[1] rather than the worst case, every point at
- * the radius (1). */
-#define SPREADS (ORDER_MAX + 2)
-
-struct shepard_far_field {
-  size_t n, n_fields, n_slots; /* slot 0: w = 1; slot 1 + f: w = z_f - z_min[f] */
-  double *x, *y;               /* the points in tree order */
-  double *z;                   /* n_fields planes of n shifted values, in tree order */
-  double *z_min;
-  far_node *nodes;
-  size_t n_nodes;
-  double *spread; /* SPREADS per node */
-  /* Node i, slot s: real parts at moments + (i * n_slots + s) * 2 * TERMS_MAX, imaginary parts after them. Scaled
-   * by the node's radius: M_jl / radius^(j+l), so that no power overflows or underflows. */
-  double *moments;
-};
-
-/* a_{order+1}, the first coefficient of (1 - t)^-alpha left out at that order. */
-static double
-first_left_out (double alpha, int order)
-{
-  double coefficient = 1.0;
-  for (int k = 0; k <= order; k++)
-    coefficient *= (alpha + k) / (k + 1);
-  return coefficient;
-}
-
-/* sum_{k > order} a_k rho^k, a_k the coefficients of (1 - t)^-alpha, from above (first = a_{order+1}); INFINITY where
- * it diverges. a_{k+1} / a_k = (alpha + k) / (k + 1) decreases towards 1 for alpha >= 1 and increases towards 1 for
- * alpha < 1, so that every ratio of terms after the first left out is at most
- * q = max(rho (alpha + order + 1) / (order + 2), rho), and the tail at most that term / (1 - q). */
-static double
-series_tail (double rho, double alpha, int order, double first)
-{
-  double ratio = rho * (alpha + order + 1) / (order + 2), q = ratio > rho ? ratio : rho;
-  if (q >= 1.0)
-    return INFINITY;
-  double term = first;
-  for (int k = 0; k <= order; k++)
-    term *= rho;
-  /* 1e-12: the roundings, generously */
-  return term / (1.0 - q) * (1.0 + 1e-12);
-}
-
 double
 shepard_far_field_truncation_bound (double rho, double alpha, int order)
 {
   if (!(rho > 0.0) || alpha == 0.0)
     return 0.0;
-  return series_tail (rho, alpha, order, first_left_out (alpha, order)) * pow (1.0 + rho, alpha);
+  return far_field_series_tail (rho, alpha, order, far_field_first_left_out (alpha, order)) * pow (1.0 + rho, alpha);
 }
 
 /* --- Building --- */
@@ -181,7 +114,7 @@ build_subtree (tree_point *points, size_t begin, size_t end, far_node *nodes, si
   node->begin = begin;
   node->end = end;
   node->second_child = 0;
-  if (count <= LEAF_POINTS)
+  if (count <= FAR_FIELD_LEAF_POINTS)
     return index + 1;
   size_t middle = begin + count / 2;
   select_rank (points + begin, count, count / 2, y_max - y_min > x_max - x_min);
@@ -195,7 +128,7 @@ static size_t
 term_index (int j, int l)
 {
   int k = j + l;
-  return (k > 0 ? TERMS_OF_ORDER (k - 1) : 0) + (size_t) j;
+  return (k > 0 ? FAR_FIELD_TERMS_OF_ORDER (k - 1) : 0) + (size_t) j;
 }
 
 static double
@@ -208,16 +141,16 @@ static void
 node_spread (shepard_far_field *far_field, size_t index)
 {
   const far_node *node = &far_field->nodes[index];
-  double radius = normalising_radius (node), *spread = far_field->spread + index * SPREADS;
-  memset (spread, 0, SPREADS * sizeof *spread);
+  double radius = normalising_radius (node), *spread = far_field->spread + index * FAR_FIELD_SPREADS;
+  memset (spread, 0, FAR_FIELD_SPREADS * sizeof *spread);
   for (size_t i = node->begin; i < node->end; i++)
     {
       double dx = (far_field->x[i] - node->cx) / radius, dy = (far_field->y[i] - node->cy) / radius;
       double distance = fmin (1.0, sqrt (dx * dx + dy * dy)), distance_power = 1.0;
-      for (int k = 0; k < SPREADS; k++, distance_power *= distance)
+      for (int k = 0; k < FAR_FIELD_SPREADS; k++, distance_power *= distance)
         spread[k] += distance_power;
     }
-  for (int k = 0; k < SPREADS; k++)
+  for (int k = 0; k < FAR_FIELD_SPREADS; k++)
     spread[k] /= (double) (node->end - node->begin);
 }
 
@@ -227,22 +160,22 @@ leaf_moments (shepard_far_field *far_field, size_t index)
 {
   const far_node *node = &far_field->nodes[index];
   size_t n_slots = far_field->n_slots;
-  double *moments = far_field->moments + index * n_slots * 2 * TERMS_MAX;
-  memset (moments, 0, n_slots * 2 * TERMS_MAX * sizeof *moments);
+  double *moments = far_field->moments + index * n_slots * 2 * FAR_FIELD_TERMS_MAX;
+  memset (moments, 0, n_slots * 2 * FAR_FIELD_TERMS_MAX * sizeof *moments);
   double radius = normalising_radius (node);
   for (size_t i = node->begin; i < node->end; i++)
     {
-      double power_re[ORDER_MAX + 1], power_im[ORDER_MAX + 1], product_re[TERMS_MAX], product_im[TERMS_MAX];
+      double power_re[FAR_FIELD_ORDER_MAX + 1], power_im[FAR_FIELD_ORDER_MAX + 1], product_re[FAR_FIELD_TERMS_MAX], product_im[FAR_FIELD_TERMS_MAX];
       double t_re = (far_field->x[i] - node->cx) / radius, t_im = (far_field->y[i] - node->cy) / radius;
       power_re[0] = 1.0;
       power_im[0] = 0.0;
-      for (int m = 1; m <= ORDER_MAX; m++)
+      for (int m = 1; m <= FAR_FIELD_ORDER_MAX; m++)
         {
           power_re[m] = power_re[m - 1] * t_re - power_im[m - 1] * t_im;
           power_im[m] = power_re[m - 1] * t_im + power_im[m - 1] * t_re;
         }
       size_t t = 0;
-      for (int k = 0; k <= ORDER_MAX; k++)
+      for (int k = 0; k <= FAR_FIELD_ORDER_MAX; k++)
         for (int j = 0; 2 * j <= k; j++, t++)
           {
             int l = k - j; /* t^j conj(t)^l */
@@ -252,8 +185,8 @@ leaf_moments (shepard_far_field *far_field, size_t index)
       for (size_t s = 0; s < n_slots; s++)
         {
           double w = s == 0 ? 1.0 : far_field->z[(s - 1) * far_field->n + i];
-          double *re = moments + s * 2 * TERMS_MAX, *im = re + TERMS_MAX;
-          for (size_t u = 0; u < TERMS_MAX; u++)
+          double *re = moments + s * 2 * FAR_FIELD_TERMS_MAX, *im = re + FAR_FIELD_TERMS_MAX;
+          for (size_t u = 0; u < FAR_FIELD_TERMS_MAX; u++)
             {
               re[u] += w * product_re[u];
               im[u] += w * product_im[u];
@@ -267,16 +200,16 @@ leaf_moments (shepard_far_field *far_field, size_t index)
  * sum_{a<=j, b<=l} C(j,a) C(l,b) u^(j-a) conj(u)^(l-b) sigma^(a+b) M_ab, done as two one-sided shifts. */
 static void
 shift_child_moments (shepard_far_field *far_field, size_t parent, size_t child,
-                     const double binomial[ORDER_MAX + 1][ORDER_MAX + 1])
+                     const double binomial[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1])
 {
   const far_node *to = &far_field->nodes[parent], *from = &far_field->nodes[child];
   double radius = normalising_radius (to), sigma = normalising_radius (from) / radius;
   double complex u = ((from->cx - to->cx) + I * (from->cy - to->cy)) / radius;
-  double complex u_power[ORDER_MAX + 1], u_conj_power[ORDER_MAX + 1];
-  double sigma_power[ORDER_MAX + 1];
+  double complex u_power[FAR_FIELD_ORDER_MAX + 1], u_conj_power[FAR_FIELD_ORDER_MAX + 1];
+  double sigma_power[FAR_FIELD_ORDER_MAX + 1];
   u_power[0] = u_conj_power[0] = 1.0;
   sigma_power[0] = 1.0;
-  for (int m = 1; m <= ORDER_MAX; m++)
+  for (int m = 1; m <= FAR_FIELD_ORDER_MAX; m++)
     {
       u_power[m] = u_power[m - 1] * u;
       u_conj_power[m] = conj (u_power[m]);
@@ -285,28 +218,28 @@ shift_child_moments (shepard_far_field *far_field, size_t parent, size_t child,
   size_t n_slots = far_field->n_slots;
   for (size_t s = 0; s < n_slots; s++)
     {
-      const double *child_re = far_field->moments + (child * n_slots + s) * 2 * TERMS_MAX;
-      const double *child_im = child_re + TERMS_MAX;
-      double *parent_re = far_field->moments + (parent * n_slots + s) * 2 * TERMS_MAX;
-      double *parent_im = parent_re + TERMS_MAX;
-      double complex scaled[ORDER_MAX + 1][ORDER_MAX + 1], half[ORDER_MAX + 1][ORDER_MAX + 1];
-      for (int a = 0; a <= ORDER_MAX; a++)
-        for (int b = 0; a + b <= ORDER_MAX; b++)
+      const double *child_re = far_field->moments + (child * n_slots + s) * 2 * FAR_FIELD_TERMS_MAX;
+      const double *child_im = child_re + FAR_FIELD_TERMS_MAX;
+      double *parent_re = far_field->moments + (parent * n_slots + s) * 2 * FAR_FIELD_TERMS_MAX;
+      double *parent_im = parent_re + FAR_FIELD_TERMS_MAX;
+      double complex scaled[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1], half[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1];
+      for (int a = 0; a <= FAR_FIELD_ORDER_MAX; a++)
+        for (int b = 0; a + b <= FAR_FIELD_ORDER_MAX; b++)
           {
             size_t t = a <= b ? term_index (a, b) : term_index (b, a);
             double complex m = child_re[t] + I * (a <= b ? child_im[t] : -child_im[t]);
             scaled[a][b] = sigma_power[a + b] * m;
           }
-      for (int j = 0; j <= ORDER_MAX; j++)
-        for (int b = 0; j + b <= ORDER_MAX; b++)
+      for (int j = 0; j <= FAR_FIELD_ORDER_MAX; j++)
+        for (int b = 0; j + b <= FAR_FIELD_ORDER_MAX; b++)
           {
             double complex sum = 0.0;
             for (int a = 0; a <= j; a++)
               sum += binomial[j][a] * u_power[j - a] * scaled[a][b];
             half[j][b] = sum;
           }
-      for (int j = 0; 2 * j <= ORDER_MAX; j++)
-        for (int l = j; j + l <= ORDER_MAX; l++)
+      for (int j = 0; 2 * j <= FAR_FIELD_ORDER_MAX; j++)
+        for (int l = j; j + l <= FAR_FIELD_ORDER_MAX; l++)
           {
             double complex sum = 0.0;
             for (int b = 0; b <= l; b++)
@@ -323,8 +256,8 @@ shift_child_moments (shepard_far_field *far_field, size_t parent, size_t child,
 static void
 all_moments (shepard_far_field *far_field)
 {
-  double binomial[ORDER_MAX + 1][ORDER_MAX + 1];
-  for (int j = 0; j <= ORDER_MAX; j++)
+  double binomial[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1];
+  for (int j = 0; j <= FAR_FIELD_ORDER_MAX; j++)
     {
       binomial[j][0] = binomial[j][j] = 1.0;
       for (int a = 1; a < j; a++)
@@ -340,7 +273,7 @@ all_moments (shepard_far_field *far_field)
           leaf_moments (far_field, i);
           continue;
         }
-      memset (far_field->moments + i * n_slots * 2 * TERMS_MAX, 0, n_slots * 2 * TERMS_MAX * sizeof (double));
+      memset (far_field->moments + i * n_slots * 2 * FAR_FIELD_TERMS_MAX, 0, n_slots * 2 * FAR_FIELD_TERMS_MAX * sizeof (double));
       shift_child_moments (far_field, i, i + 1, binomial);
       shift_child_moments (far_field, i, node->second_child, binomial);
     }
@@ -353,8 +286,8 @@ shepard_far_field_new (const shepard_point_set *points, shepard_far_field **far_
   size_t n = points->n, n_fields = points->n_fields;
   if (n == 0)
     return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "The far-field summation needs at least one data point.");
-  size_t node_capacity = 2 * (n / (LEAF_POINTS / 2) + 1), moment_count;
-  if (!shepard_size_mul (node_capacity, (n_fields + 1) * 2 * TERMS_MAX, &moment_count)
+  size_t node_capacity = 2 * (n / (FAR_FIELD_LEAF_POINTS / 2) + 1), moment_count;
+  if (!shepard_size_mul (node_capacity, (n_fields + 1) * 2 * FAR_FIELD_TERMS_MAX, &moment_count)
       || !shepard_size_mul (n, n_fields + 2, &(size_t){ 0 }))
     return shepard_fail (error, SHEPARD_ERROR_SIZE_OVERFLOW, "Too many points for the far-field summation.");
 
@@ -371,7 +304,7 @@ shepard_far_field_new (const shepard_point_set *points, shepard_far_field **far_
       built->z_min = malloc (n_fields * sizeof *built->z_min);
       built->nodes = malloc (node_capacity * sizeof *built->nodes);
       built->moments = malloc (moment_count * sizeof *built->moments);
-      built->spread = malloc (node_capacity * SPREADS * sizeof *built->spread);
+      built->spread = malloc (node_capacity * FAR_FIELD_SPREADS * sizeof *built->spread);
     }
   if (!built || !tree_points || !built->x || !built->y || !built->z || !built->z_min || !built->nodes
       || !built->moments || !built->spread)
@@ -426,7 +359,7 @@ shepard_far_field_size (const shepard_far_field *far_field)
 {
   return sizeof *far_field + far_field->n * (far_field->n_fields + 2) * sizeof (double)
          + far_field->n_nodes
-               * (sizeof (far_node) + (far_field->n_slots * 2 * TERMS_MAX + SPREADS) * sizeof (double));
+               * (sizeof (far_node) + (far_field->n_slots * 2 * FAR_FIELD_TERMS_MAX + FAR_FIELD_SPREADS) * sizeof (double));
 }
 
 /* --- Summing --- */
@@ -438,15 +371,12 @@ typedef struct {
   size_t count, n_slots;
   size_t padded_count; /* count rounded up to whole blocks of LANES, the extra queries copies of the first */
   double box_x_min, box_y_min, box_x_max, box_y_max;
-  double half_epsilon; /* each of accept_node's two tests may spend half of the relative error */
-  double alpha_min, alpha_max;
-  double first_left_out[ORDER_MAX + 1]; /* a_{order+1} at alpha_max */
-  double nearest_max; /* the largest distance from a query of the tile to its nearest point */
+  far_field_tile_bounds bounds;
   /* per query */
   double x[SHEPARD_FAR_FIELD_TILE_MAX], y[SHEPARD_FAR_FIELD_TILE_MAX], nearest_d2[SHEPARD_FAR_FIELD_TILE_MAX];
   double s[SHEPARD_FAR_FIELD_TILE_MAX];                  /* alpha / 2 */
   int whole_power; /* shepard_whole_power_of every query's exponent where all have the same, else 0 */
-  double pair_coefficient[TERMS_MAX][SHEPARD_FAR_FIELD_TILE_MAX]; /* c_j c_l, twice for j < l */
+  double pair_coefficient[FAR_FIELD_TERMS_MAX][SHEPARD_FAR_FIELD_TILE_MAX]; /* c_j c_l, twice for j < l */
   double sums[SHEPARD_MAX_FIELDS + 1][SHEPARD_FAR_FIELD_TILE_MAX]; /* per slot */
 } tile_state;
 
@@ -477,7 +407,7 @@ sum_moments_block (const tile_state *state, const double *moments, size_t n_slot
           }
         for (size_t slot = 0; slot < n_slots; slot++)
           {
-            double m_re = moments[slot * 2 * TERMS_MAX + t], m_im = moments[slot * 2 * TERMS_MAX + TERMS_MAX + t];
+            double m_re = moments[slot * 2 * FAR_FIELD_TERMS_MAX + t], m_im = moments[slot * 2 * FAR_FIELD_TERMS_MAX + FAR_FIELD_TERMS_MAX + t];
             for (size_t l = 0; l < LANES; l++)
               sums[slot][l] += a[l] * m_re + b[l] * m_im;
           }
@@ -490,12 +420,12 @@ FAR_FIELD_CLONES static void
 sum_far_node (const shepard_far_field *far_field, tile_state *state, size_t index, int order)
 {
   const far_node *node = &far_field->nodes[index];
-  const double *moments = far_field->moments + index * far_field->n_slots * 2 * TERMS_MAX;
+  const double *moments = far_field->moments + index * far_field->n_slots * 2 * FAR_FIELD_TERMS_MAX;
   double radius = node->radius > 0.0 ? node->radius : 1.0;
   size_t padded = state->padded_count;
   /* v = radius / r = radius conj(r) / |r|^2, |v| <= rho < 1; powers v^m and |v|^2j */
-  double power_re[ORDER_MAX + 1][SHEPARD_FAR_FIELD_TILE_MAX], power_im[ORDER_MAX + 1][SHEPARD_FAR_FIELD_TILE_MAX];
-  double modulus[ORDER_MAX / 2 + 1][SHEPARD_FAR_FIELD_TILE_MAX], factor[SHEPARD_FAR_FIELD_TILE_MAX];
+  double power_re[FAR_FIELD_ORDER_MAX + 1][SHEPARD_FAR_FIELD_TILE_MAX], power_im[FAR_FIELD_ORDER_MAX + 1][SHEPARD_FAR_FIELD_TILE_MAX];
+  double modulus[FAR_FIELD_ORDER_MAX / 2 + 1][SHEPARD_FAR_FIELD_TILE_MAX], factor[SHEPARD_FAR_FIELD_TILE_MAX];
   for (size_t q = 0; q < padded; q++)
     {
       double r_re = state->x[q] - node->cx, r_im = state->y[q] - node->cy;
@@ -569,8 +499,7 @@ prepare_tile (const shepard_far_field_tile *tile, double tolerance, size_t n_fie
   state->count = tile->count;
   state->padded_count = (tile->count + LANES - 1) / LANES * LANES;
   state->n_slots = n_fields + 1;
-  double epsilon = TRUNCATION_SHARE * tolerance / (2.0 + tolerance);
-  state->half_epsilon = 0.5 * epsilon;
+  state->bounds.half_epsilon = far_field_half_epsilon (tolerance);
   state->box_x_min = state->box_x_max = tile->x[0];
   state->box_y_min = state->box_y_max = tile->y[0];
   double alpha_max = 0.0, alpha_min = INFINITY, nearest2_max = 0.0;
@@ -591,57 +520,22 @@ prepare_tile (const shepard_far_field_tile *tile, double tolerance, size_t n_fie
       state->whole_power = q == 0 || state->whole_power == whole_power ? whole_power : 0;
       alpha_max = fmax (alpha_max, 2.0 * s);
       alpha_min = fmin (alpha_min, 2.0 * s);
-      double c[ORDER_MAX + 1];
+      double c[FAR_FIELD_ORDER_MAX + 1];
       c[0] = 1.0;
-      for (int j = 0; j < ORDER_MAX; j++)
+      for (int j = 0; j < FAR_FIELD_ORDER_MAX; j++)
         c[j + 1] = c[j] * (s + j) / (j + 1);
       size_t t = 0;
-      for (int k = 0; k <= ORDER_MAX; k++)
+      for (int k = 0; k <= FAR_FIELD_ORDER_MAX; k++)
         for (int j = 0; 2 * j <= k; j++, t++)
           state->pair_coefficient[t][q] = c[j] * c[k - j] * (2 * j < k ? 2.0 : 1.0);
       for (size_t slot = 0; slot < state->n_slots; slot++)
         state->sums[slot][q] = 0.0;
     }
-  state->alpha_min = alpha_min;
-  state->alpha_max = alpha_max;
-  for (int order = 0; order <= ORDER_MAX; order++)
-    state->first_left_out[order] = first_left_out (alpha_max, order);
-  state->nearest_max = sqrt (nearest2_max);
-}
-
-/* The lowest order to which node `index` may be summed from its moments for every query of the tile, or -1. For a
- * query at r from the centre (rho_q = radius / |r| <= rho = radius / distance to the tile's box) with nearest distance
- * d, the truncation error of the node's sum of weights at order P is at most (d / |r|)^alpha tail_P(rho_q) n_node
- * spread[P + 1] (every term of order k of the expansion of |r - d_i|^-alpha is at most a_k (|d_i| / |r|)^k, and
- * (|d_i| / radius)^k <= (|d_i| / radius)^(P + 1) beyond P), while that sum is at least (d / |r|)^alpha n_node
- * (1 + rho_q spread[1])^-alpha (Jensen: (1 + rho_q x)^-alpha is convex). Both grow with rho_q and alpha: the tile's
- * worst serve. A field's error is at most its range times that (its weights are at most range). Either test holds
- * the error to half of epsilon: relative, the node's error within epsilon / 2 of its own part of the sum of weights;
- * or absolute, within its share n_node / n of epsilon / 2 times 1 (the nearest point's weight, so at most the whole
- * sum). */
-static int
-accept_node (const shepard_far_field *far_field, const tile_state *state, size_t index, double distance2)
-{
-  const far_node *node = &far_field->nodes[index];
-  if (!(distance2 > 0.0))
-    return -1;
-  if (node->radius == 0.0)
-    return 0; /* all the points at the centre: the first moment is exact */
-  if (state->half_epsilon == 0.0)
-    return -1;
-  const double *spread = far_field->spread + index * SPREADS;
-  double distance = sqrt (distance2), rho = node->radius / distance;
-  double relative = far_field_power (1.0 + rho * spread[1], 0.5 * state->alpha_max);
-  relative *= relative;
-  double ratio = state->nearest_max / distance;
-  double absolute = (double) far_field->n
-                    * far_field_power (ratio, ratio <= 1.0 ? state->alpha_min : state->alpha_max);
-  double share = state->half_epsilon / (relative < absolute ? relative : absolute);
-  /* the lowest order that holds the error to its share: distant nodes need fewer terms */
-  for (int order = ORDER_MIN; order <= ORDER_MAX; order += ORDER_STEP)
-    if (series_tail (rho, state->alpha_max, order, state->first_left_out[order]) * spread[order + 1] <= share)
-      return order;
-  return -1;
+  state->bounds.alpha_min = alpha_min;
+  state->bounds.alpha_max = alpha_max;
+  for (int order = 0; order <= FAR_FIELD_ORDER_MAX; order++)
+    state->bounds.first_left_out[order] = far_field_first_left_out (alpha_max, order);
+  state->bounds.nearest_max = sqrt (nearest2_max);
 }
 
 void
@@ -661,7 +555,8 @@ shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_fi
       double dx = fmax (0.0, fmax (state->box_x_min - node->cx, node->cx - state->box_x_max));
       double dy = fmax (0.0, fmax (state->box_y_min - node->cy, node->cy - state->box_y_max));
       double distance2 = dx * dx + dy * dy;
-      int order = accept_node (far_field, state, index, distance2);
+      int order = far_field_accept_order (&state->bounds, (double) far_field->n, node->radius,
+                                          far_field->spread + index * FAR_FIELD_SPREADS, distance2);
       if (order >= 0)
         {
           sum_far_node (far_field, state, index, order);

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The far field's tree as far-field.c builds it, and the test that accepts a node for a tile of queries: shared by
+ * the CPU's sums (far-field.c) and the GPU's (cuda/cuda-far-field.cu), so that both keep one guarantee
+ * (far-field.h). */
+#ifndef SHEPARD_FAR_FIELD_TREE_H
+#define SHEPARD_FAR_FIELD_TREE_H
+
+#include "aidw-formulas.h" /* SHEPARD_HOST_DEVICE */
+#include "far-field-power.h"
+
+#include <math.h>
+#include <stddef.h>
+
+/* Leaves hold at most this many points: median splits leave 16 to 32 in each. */
+#define FAR_FIELD_LEAF_POINTS 32
+/* Moments are kept to this total order j + l: of 6 to 24, 16 took the least time in shepard-bench-far-field at
+ * tolerance 1e-6 but for 5 % (20, 24), whose moments take 1.4 and 1.9 times the memory. */
+#define FAR_FIELD_ORDER_MAX 16
+/* Each node is summed to the lowest of FAR_FIELD_ORDER_MIN, FAR_FIELD_ORDER_MIN + FAR_FIELD_ORDER_STEP, ... FAR_FIELD_ORDER_MAX that meets its bound. */
+#define FAR_FIELD_ORDER_MIN 4
+#define FAR_FIELD_ORDER_STEP 2
+/* Moments M_jl with j <= l and j + l <= FAR_FIELD_ORDER_MAX, by total order k = j + l, then j: those of a lower order are a
+ * prefix. M_lj is the conjugate of M_jl. */
+#define FAR_FIELD_TERMS_OF_ORDER(p) (((p) / 2 + 1) * ((p) / 2 + 1) + ((p) % 2 ? (p) / 2 + 1 : 0))
+#define FAR_FIELD_TERMS_MAX FAR_FIELD_TERMS_OF_ORDER (FAR_FIELD_ORDER_MAX)
+/* The share of the relative error allowed by the tolerance that truncation may spend; the rest covers rounding. */
+#define FAR_FIELD_TRUNCATION_SHARE 0.9
+
+typedef struct {
+  double cx, cy;
+  double radius; /* max |x_i - centre| over the node's points */
+  size_t begin, end;
+  size_t second_child; /* 0: a leaf; the first child is the next node */
+} far_node;
+
+/* How a node's points spread within its radius: spread[k] = mean of (|x_i - centre| / radius)^k, k = 0 ..
+ * FAR_FIELD_ORDER_MAX + 1. The error bounds use spread[FAR_FIELD_ORDER_MAX + 1] and spread[1] rather than the worst case, every point at
+ * the radius (1). */
+#define FAR_FIELD_SPREADS (FAR_FIELD_ORDER_MAX + 2)
+
+struct shepard_far_field {
+  size_t n, n_fields, n_slots; /* slot 0: w = 1; slot 1 + f: w = z_f - z_min[f] */
+  double *x, *y;               /* the points in tree order */
+  double *z;                   /* n_fields planes of n shifted values, in tree order */
+  double *z_min;
+  far_node *nodes;
+  size_t n_nodes;
+  double *spread; /* FAR_FIELD_SPREADS per node */
+  /* Node i, slot s: real parts at moments + (i * n_slots + s) * 2 * FAR_FIELD_TERMS_MAX, imaginary parts after them. Scaled
+   * by the node's radius: M_jl / radius^(j+l), so that no power overflows or underflows. */
+  double *moments;
+};
+
+/* a_{order+1}, the first coefficient of (1 - t)^-alpha left out at that order. */
+static inline SHEPARD_HOST_DEVICE double
+far_field_first_left_out (double alpha, int order)
+{
+  double coefficient = 1.0;
+  for (int k = 0; k <= order; k++)
+    coefficient *= (alpha + k) / (k + 1);
+  return coefficient;
+}
+
+/* sum_{k > order} a_k rho^k, a_k the coefficients of (1 - t)^-alpha, from above (first = a_{order+1}); INFINITY where
+ * it diverges. a_{k+1} / a_k = (alpha + k) / (k + 1) decreases towards 1 for alpha >= 1 and increases towards 1 for
+ * alpha < 1, so that every ratio of terms after the first left out is at most
+ * q = max(rho (alpha + order + 1) / (order + 2), rho), and the tail at most that term / (1 - q). */
+static inline SHEPARD_HOST_DEVICE double
+far_field_series_tail (double rho, double alpha, int order, double first)
+{
+  double ratio = rho * (alpha + order + 1) / (order + 2), q = ratio > rho ? ratio : rho;
+  if (q >= 1.0)
+    return INFINITY;
+  double term = first;
+  for (int k = 0; k <= order; k++)
+    term *= rho;
+  /* 1e-12: the roundings, generously */
+  return term / (1.0 - q) * (1.0 + 1e-12);
+}
+
+/* What the acceptance test needs to know of a tile of queries. */
+typedef struct {
+  double half_epsilon; /* each of the two tests may spend half of the relative error */
+  double alpha_min, alpha_max;
+  double nearest_max; /* the largest distance from a query of the tile to its nearest point */
+  double first_left_out[FAR_FIELD_ORDER_MAX + 1]; /* a_{order+1} at alpha_max */
+} far_field_tile_bounds;
+
+static inline SHEPARD_HOST_DEVICE double
+far_field_half_epsilon (double tolerance)
+{
+  return 0.5 * FAR_FIELD_TRUNCATION_SHARE * tolerance / (2.0 + tolerance);
+}
+
+/* The lowest order to which a node may be summed from its moments for every query of the tile, or -1. For a
+ * query at r from the centre (rho_q = radius / |r| <= rho = radius / distance to the tile's box) with nearest distance
+ * d, the truncation error of the node's sum of weights at order P is at most (d / |r|)^alpha tail_P(rho_q) n_node
+ * spread[P + 1] (every term of order k of the expansion of |r - d_i|^-alpha is at most a_k (|d_i| / |r|)^k, and
+ * (|d_i| / radius)^k <= (|d_i| / radius)^(P + 1) beyond P), while that sum is at least (d / |r|)^alpha n_node
+ * (1 + rho_q spread[1])^-alpha (Jensen: (1 + rho_q x)^-alpha is convex). Both grow with rho_q and alpha: the tile's
+ * worst serve. A field's error is at most its range times that (its weights are at most range). Either test holds
+ * the error to half of epsilon: relative, the node's error within epsilon / 2 of its own part of the sum of weights;
+ * or absolute, within its share n_node / n of epsilon / 2 times 1 (the nearest point's weight, so at most the whole
+ * sum). */
+static inline SHEPARD_HOST_DEVICE int
+far_field_accept_order (const far_field_tile_bounds *tile, double n_points, double radius, const double *spread,
+                        double distance2)
+{
+  if (!(distance2 > 0.0))
+    return -1;
+  if (radius == 0.0)
+    return 0; /* all the points at the centre: the first moment is exact */
+  if (tile->half_epsilon == 0.0)
+    return -1;
+  double distance = sqrt (distance2), rho = radius / distance;
+  double relative = far_field_power (1.0 + rho * spread[1], 0.5 * tile->alpha_max);
+  relative *= relative;
+  double ratio = tile->nearest_max / distance;
+  double absolute = n_points * far_field_power (ratio, ratio <= 1.0 ? tile->alpha_min : tile->alpha_max);
+  double share = tile->half_epsilon / (relative < absolute ? relative : absolute);
+  /* the lowest order that holds the error to its share: distant nodes need fewer terms */
+  for (int order = FAR_FIELD_ORDER_MIN; order <= FAR_FIELD_ORDER_MAX; order += FAR_FIELD_ORDER_STEP)
+    if (far_field_series_tail (rho, tile->alpha_max, order, tile->first_left_out[order]) * spread[order + 1] <= share)
+      return order;
+  return -1;
+}
+
+#endif
