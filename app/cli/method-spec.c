@@ -436,22 +436,18 @@ check_combination (GHashTable *seen, const shepard_params *params, GError **erro
   return TRUE;
 }
 
-gboolean
-shepard_method_spec_parse_with_nodata (const char *spec, shepard_params *params, ShepardMethodNodata *nodata,
-                                       GError **error)
+/* Parses spec into parsed; seen (a set of option names) gets the name of every option spec gives, a synonym's under
+ * the name it stands for. */
+static gboolean
+parse_spec (const char *spec, ParsedSpec *parsed, GHashTable *seen, GError **error)
 {
-  g_return_val_if_fail (spec != NULL, FALSE);
-  g_return_val_if_fail (params != NULL && nodata != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
   g_auto (GStrv) parts = g_strsplit (spec, ":", -1);
   const Method *method = find_method (parts[0] != NULL ? parts[0] : "", error);
   if (method == NULL)
     return FALSE;
 
-  ParsedSpec parsed = { 0 };
-  method->init (&parsed.params);
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  *parsed = (ParsedSpec) { 0 };
+  method->init (&parsed->params);
 
   for (size_t i = 1; parts[i] != NULL; i++)
     {
@@ -473,18 +469,33 @@ shepard_method_spec_parse_with_nodata (const char *spec, shepard_params *params,
                        "method option %s is given twice in \"%s\"; give it once", option_key (option), spec);
           return FALSE;
         }
-      if (!option->parse (option->name, equals + 1, &parsed, error))
+      if (!option->parse (option->name, equals + 1, parsed, error))
         return FALSE;
     }
-  if (!check_combination (seen, &parsed.params, error))
+  if (!check_combination (seen, &parsed->params, error))
     return FALSE;
 
   shepard_error engine_error = { 0 };
-  if (shepard_params_validate (&parsed.params, &engine_error) != SHEPARD_OK)
+  if (shepard_params_validate (&parsed->params, &engine_error) != SHEPARD_OK)
     {
       shepard_app_error_set_from_engine (error, &engine_error);
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+shepard_method_spec_parse_with_nodata (const char *spec, shepard_params *params, ShepardMethodNodata *nodata,
+                                       GError **error)
+{
+  g_return_val_if_fail (spec != NULL, FALSE);
+  g_return_val_if_fail (params != NULL && nodata != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  ParsedSpec parsed;
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  if (!parse_spec (spec, &parsed, seen, error))
+    return FALSE;
   *params = parsed.params;
   *nodata = parsed.nodata;
   return TRUE;
@@ -496,6 +507,32 @@ shepard_method_spec_parse (const char *spec, shepard_params *params, GError **er
   ShepardMethodNodata nodata;
 
   return shepard_method_spec_parse_with_nodata (spec, params, &nodata, error);
+}
+
+gboolean
+shepard_method_spec_parse_for_cross_validation (const char *spec, shepard_params *params, GError **error)
+{
+  g_return_val_if_fail (spec != NULL && params != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  ParsedSpec parsed;
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  if (!parse_spec (spec, &parsed, seen, error))
+    return FALSE;
+  /* Taken in silence, either would have the user believe the errors measured are those of a far-field surface. */
+  gboolean far_field = parsed.params.summation == SHEPARD_SUMMATION_FAR_FIELD;
+  gboolean tolerance = g_hash_table_contains (seen, "tolerance");
+  if (far_field || tolerance)
+    {
+      gboolean both = far_field && tolerance;
+      return refuse (error, "method %s %s not apply to cross-validation, which weighs every pair exactly: drop %s "
+                     "from the method",
+                     both ? "options summation=farfield and tolerance"
+                          : far_field ? "option summation=farfield" : "option tolerance",
+                     both ? "do" : "does", both ? "them" : "it");
+    }
+  *params = parsed.params;
+  return TRUE;
 }
 
 /* Whether two doubles are the same number, telling -0 from 0 (a parse gives back what was written, sign and all). */

@@ -31,6 +31,11 @@ gboolean shepard_method_spec_parse (const char *spec, shepard_params *params, GE
 gboolean shepard_method_spec_parse_with_nodata (const char *spec, shepard_params *params, ShepardMethodNodata *nodata,
                                                 GError **error);
 
+/* As shepard_method_spec_parse, for a cross-validation, which weighs every pair exactly whatever the summation
+ * (shepard_engine_cross_validate): summation=auto|exact are taken, summation=farfield and tolerance=T are refused
+ * with a message that says so and asks to drop them. */
+gboolean shepard_method_spec_parse_for_cross_validation (const char *spec, shepard_params *params, GError **error);
+
 /* The shortest specification that shepard_method_spec_parse reads back to the same parameters: the fields the method
  * uses (IDW: power; AIDW: all but power; area only with SHEPARD_AREA_GIVEN; both: the neighbourhood, a circle as
  * radius, an ellipse as radius1, radius2 and angle; summation and tolerance), every number exactly, options at their defaults left out.

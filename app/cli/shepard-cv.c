@@ -149,7 +149,8 @@ write_residuals (shepard_engine *engine, const ShepardCvOptions *options, const 
 static gboolean
 run (const ShepardCvOptions *options, ShepardTerminalProgress *bar, CvReport *report, GError **error)
 {
-  if (!shepard_method_spec_parse (options->method, &report->params, error) || !check_residuals_path (options, error))
+  if (!shepard_method_spec_parse_for_cross_validation (options->method, &report->params, error)
+      || !check_residuals_path (options, error))
     return FALSE;
   g_autoptr (ShepardPointLayer) points = read_points (options, error);
   if (points == NULL)
