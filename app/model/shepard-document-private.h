@@ -8,10 +8,12 @@ G_BEGIN_DECLS
 
 typedef struct _ShepardDocumentMask ShepardDocumentMask;
 
-/* The document's parts live in several files (shepard-document.c: loading, interpolation and export;
- * shepard-document-jobs.c: who holds the engine, and the worker threads that run on it;
- * shepard-document-analysis.c: cross-validation, explanations and the optimiser; shepard-document-sandbox.c: the
- * classroom sandbox's editable points and study area); they share this. */
+/* The document's parts live in several files (shepard-document.c: the type and its getters; shepard-document-load.c:
+ * a layer read and an engine started for its points; shepard-document-jobs.c: who holds the engine, and the worker
+ * threads that run on it; shepard-document-interpolate.c: surfaces; shepard-document-export.c: rasters, with
+ * shepard-document-fields.c for several fields; shepard-document-analysis.c: cross-validation, explanations and the
+ * optimiser; shepard-document-sandbox.c: the classroom sandbox's editable points and study area;
+ * shepard-document-mask.c: the mask); they share this. */
 struct _ShepardDocument
 {
   GObject parent_instance;
@@ -71,14 +73,17 @@ gboolean _shepard_field_engines_init (ShepardDocument *self, const char *const *
 void _shepard_field_engines_clear (ShepardFieldEngines *engines);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ShepardFieldEngines, _shepard_field_engines_clear)
 
-/* A new engine for self->points (which may be empty): backend names, the GPU grid pool, the value range. */
+/* shepard-document-load.c: a new engine for self->points (which may be empty): backend names, the GPU grid pool, the
+ * value range. */
 gboolean _shepard_document_start_engine (ShepardDocument *self, GError **error);
 /* The value range and the duplicates report of self->points, after they changed. */
 void _shepard_document_update_value_range (ShepardDocument *self);
-void _shepard_document_emit_points_changed (ShepardDocument *self);
 /* "Amersfoort / RD New (EPSG:28992)", "none" without a CRS; into definition: "EPSG:28992" when an authority's code
  * names the CRS, else the WKT itself, NULL without a CRS. */
 char *_shepard_document_describe_crs (const char *wkt, char **definition);
+
+/* shepard-document.c: emits "points-changed". */
+void _shepard_document_emit_points_changed (ShepardDocument *self);
 
 /* The parameters the engine computes with for params: a sandbox's study area is its extent, whatever params say
  * (the few points placed so far do not span the region studied). Results keep the parameters asked for. */

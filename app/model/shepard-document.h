@@ -53,6 +53,11 @@ double shepard_document_get_value_max (ShepardDocument *self);
 
 /* The CUDA device the engine computes on, or -1 when it runs on the CPU. */
 int shepard_document_get_cuda_device (ShepardDocument *self);
+/* How the engine would make the all-points sums of an interpolation of n_queries with params
+ * (shepard_engine_summation): SHEPARD_SUMMATION_FAR_FIELD or _EXACT. The answer may change once the far field's tree
+ * is built (an interpolation builds it where the layer's load did not). */
+shepard_summation shepard_document_get_summation (ShepardDocument *self, const shepard_params *params,
+                                                  size_t n_queries);
 /* Whether interpolations can leave their grids on the GPU (SHEPARD_SURFACE_ON_GPU): only on a CUDA engine. */
 gboolean shepard_document_can_keep_on_gpu (ShepardDocument *self);
 
