@@ -17,8 +17,10 @@ G_DECLARE_FINAL_TYPE (ShepardPreview, shepard_preview, SHEPARD, PREVIEW, GObject
  * - a slower one comes first from a coarse grid, then in full once the hand has been still for a moment; a full grid of
  *   a few tens of milliseconds comes at once, without the coarse one (it would only flicker). The coarse grid is the
  *   largest, up to a quarter of the full one along each side, expected within a frame budget of about 100 ms: the
- *   cost is estimated as cells x points (all points) or cells x neighbours (N nearest) over the rate measured on the
- *   document's last grid of the same kind (a conservative one per backend before the first);
+ *   cost is estimated as cells x points (all points by brute force), cells x (log2 (points) + 15) + 2 x points (all
+ *   points through the far field, where the engine takes it: shepard_document_get_summation) or cells x neighbours
+ *   (N nearest) over the rate measured on the document's last grid of the same kind (a conservative one per backend
+ *   before the first);
  * - a surface of an older request never arrives after one of a newer request, nor a coarse one after a fine one;
  * - the surfaces stay on the GPU when the document computes on one and the display draws through CUDA-OpenGL interop.
  * "requested" (no arguments) comes first with each request of valid parameters, before any engine work, so that other

@@ -300,8 +300,34 @@ test_invalid_parameters (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (fixture->deliveries->len, >, delivered);
 }
 
-/* With a measured rate, the coarse grid is the largest one expected within the frame budget: one cell more along the
- * longer side would not fit. The budget is the test's own, the rate a slow machine's. */
+/* The deliveries of one request with budgets (0, 0) at a cost of fixed_seconds + seconds_per_cell a cell: a coarse
+ * grid, the largest one expected within budget beyond the fixed cost that every grid pays (one cell more along the
+ * longer side would not fit), then the full one of long_side. Returns the coarse grid's longer side. */
+static size_t
+assert_coarse_is_largest_within (Fixture *fixture, double fixed_seconds, double seconds_per_cell, double budget,
+                                 guint long_side)
+{
+  budget += fixed_seconds;
+  g_assert_cmpuint (fixture->deliveries->len, ==, 2);
+  const shepard_grid *coarse = &delivery (fixture, 0)->grid;
+  double cells = (double) coarse->width * (double) coarse->height;
+  size_t coarse_side = MAX (coarse->width, coarse->height);
+  g_test_message ("coarse %zu x %zu: %.3f s expected, %.3f s allowed", coarse->width, coarse->height,
+                  fixed_seconds + cells * seconds_per_cell, budget);
+  g_assert_false (delivery (fixture, 0)->final);
+  g_assert_cmpfloat (fixed_seconds + cells * seconds_per_cell, <=, budget);
+  g_assert_cmpuint (coarse_side, <, long_side / 4);
+  double extent_width = coarse->dx * (double) coarse->width, extent_height = coarse->dy * (double) coarse->height;
+  double larger_cell = MAX (extent_width, extent_height) / (double) (coarse_side + 1);
+  double larger_cells = floor (extent_width / larger_cell + 0.5) * floor (extent_height / larger_cell + 0.5);
+  g_assert_cmpfloat (fixed_seconds + larger_cells * seconds_per_cell, >, budget);
+  g_assert_true (delivery (fixture, 1)->final);
+  g_assert_cmpuint (MAX (delivery (fixture, 1)->grid.width, delivery (fixture, 1)->grid.height), ==, long_side);
+  return coarse_side;
+}
+
+/* With a measured rate, the coarse grid is the largest one expected within the frame budget. The budget is the test's
+ * own, the rate a slow machine's. */
 static void
 test_coarse_grid_fits_the_budget (Fixture *fixture, gconstpointer data)
 {
@@ -317,22 +343,82 @@ test_coarse_grid_fits_the_budget (Fixture *fixture, gconstpointer data)
   g_assert_null (shepard_preview_get_slow_advice (fixture->preview));
   g_assert_true (wait_until (is_idle, fixture->preview));
 
-  g_assert_cmpuint (fixture->deliveries->len, ==, 2);
-  const shepard_grid *coarse = &delivery (fixture, 0)->grid;
-  double cells = (double) coarse->width * (double) coarse->height;
-  size_t coarse_side = MAX (coarse->width, coarse->height);
-  g_test_message ("coarse %zu x %zu: %.3f s expected", coarse->width, coarse->height,
-                  cells * n_points / pairs_per_second);
-  g_assert_false (delivery (fixture, 0)->final);
-  g_assert_cmpfloat (cells * n_points / pairs_per_second, <=, budget);
   /* 2e5 pairs in 0.1 s over 155 points: about 1290 cells, some 40 x 32 on meuse's extent. */
-  g_assert_cmpuint (coarse_side, >=, 32);
-  g_assert_cmpuint (coarse_side, <, long_side / 4);
-  double extent_width = coarse->dx * (double) coarse->width, extent_height = coarse->dy * (double) coarse->height;
-  double larger_cell = MAX (extent_width, extent_height) / (double) (coarse_side + 1);
-  double larger_cells = floor (extent_width / larger_cell + 0.5) * floor (extent_height / larger_cell + 0.5);
-  g_assert_cmpfloat (larger_cells * n_points / pairs_per_second, >, budget);
-  g_assert_cmpuint (MAX (delivery (fixture, 1)->grid.width, delivery (fixture, 1)->grid.height), ==, long_side);
+  g_assert_cmpuint (assert_coarse_is_largest_within (fixture, 0.0, n_points / pairs_per_second, budget, long_side),
+                    >=, 32);
+}
+
+/* Which summation the engine takes: the brute force for meuse's 155 points by default (its far field would cost
+ * more), the far field when asked for. */
+static void
+test_document_tells_the_summation (Fixture *fixture, gconstpointer data)
+{
+  ShepardDocument *document = shepard_preview_get_document (fixture->preview);
+  shepard_params params;
+
+  shepard_params_init_aidw (&params);
+  g_assert_cmpint (shepard_document_get_summation (document, &params, 384 * 384), ==, SHEPARD_SUMMATION_EXACT);
+  params.summation = SHEPARD_SUMMATION_FAR_FIELD;
+  g_assert_cmpint (shepard_document_get_summation (document, &params, 384 * 384), ==, SHEPARD_SUMMATION_FAR_FIELD);
+  params.neighbors = 32;
+  g_assert_cmpint (shepard_document_get_summation (document, &params, 384 * 384), ==, SHEPARD_SUMMATION_EXACT);
+}
+
+/* Where the engine sums through the far field, a grid costs cells x (log2 (points) + 15) + 2 x points steps at the
+ * far field's own rate, not cells x points at the brute force's: a brute-force rate that would leave only the 8-cell
+ * floor does not shrink the coarse grid. */
+static void
+test_far_field_coarse_grid_fits_the_budget (Fixture *fixture, gconstpointer data)
+{
+  const double budget = 0.1, steps_per_second = 5e5, n_points = 155;
+  const guint long_side = 384;
+  shepard_params params;
+
+  _shepard_preview_set_budgets (fixture->preview, 0, 0);
+  _shepard_preview_set_frame_budget (fixture->preview, budget);
+  _shepard_preview_set_pairs_per_second (fixture->preview, TRUE, 1e3);
+  _shepard_preview_set_far_field_rate (fixture->preview, steps_per_second);
+  shepard_params_init_aidw (&params);
+  params.summation = SHEPARD_SUMMATION_FAR_FIELD;
+  shepard_preview_request (fixture->preview, &params, long_side);
+  g_assert_null (shepard_preview_get_slow_advice (fixture->preview));
+  g_assert_true (wait_until (is_idle, fixture->preview));
+
+  /* 5e4 steps in 0.1 s, 310 of them for the points and 22.28 a cell: about 2230 cells, some 54 x 42 on meuse's
+   * extent. */
+  g_assert_cmpuint (assert_coarse_is_largest_within (fixture, 2.0 * n_points / steps_per_second,
+                                                     (log2 (n_points) + 15.0) / steps_per_second, budget, long_side),
+                    >=, 50);
+}
+
+/* The far field's measured rate stands for the far field alone: a slow brute force stays slow (told at the request)
+ * after fast far-field grids, and a slow far field does not make the brute force's advice go away. */
+static void
+test_far_field_rate_is_its_own (Fixture *fixture, gconstpointer data)
+{
+  shepard_params params;
+
+  _shepard_preview_set_budgets (fixture->preview, 0, 0);
+  _shepard_preview_set_pairs_per_second (fixture->preview, TRUE, 1e3);
+  shepard_params_init_aidw (&params);
+  params.summation = SHEPARD_SUMMATION_FAR_FIELD;
+  shepard_preview_request (fixture->preview, &params, 96);
+  g_assert_null (shepard_preview_get_slow_advice (fixture->preview));
+  g_assert_true (wait_until (is_idle, fixture->preview));
+  g_assert_cmpuint (fixture->deliveries->len, ==, 2);
+
+  params.summation = SHEPARD_SUMMATION_EXACT;
+  shepard_preview_request (fixture->preview, &params, 96);
+  g_assert_cmpstr (shepard_preview_get_slow_advice (fixture->preview), ==,
+                   "All-points weighting of 155 points is slow on the CPU: use the 32 nearest neighbourhood");
+  shepard_preview_cancel (fixture->preview);
+
+  /* A far field so slow that not even 8 x 8 cells fit: it says so too. */
+  _shepard_preview_set_far_field_rate (fixture->preview, 1.0);
+  params.summation = SHEPARD_SUMMATION_FAR_FIELD;
+  shepard_preview_request (fixture->preview, &params, 96);
+  g_assert_nonnull (shepard_preview_get_slow_advice (fixture->preview));
+  shepard_preview_cancel (fixture->preview);
 }
 
 /* All-points weighting so slow that not even a 32-cell grid fits the budget is told at the request, before any grid,
@@ -453,6 +539,9 @@ main (int argc, char **argv)
   ADD ("/app/preview/dropped-requests-are-told", test_dropped_requests_are_told);
   ADD ("/app/preview/coarse-grid-fits-the-budget", test_coarse_grid_fits_the_budget);
   ADD ("/app/preview/slow-layer-is-told-at-once", test_slow_layer_is_told_at_once);
+  ADD ("/app/preview/document-tells-the-summation", test_document_tells_the_summation);
+  ADD ("/app/preview/far-field-coarse-grid-fits-the-budget", test_far_field_coarse_grid_fits_the_budget);
+  ADD ("/app/preview/far-field-rate-is-its-own", test_far_field_rate_is_its_own);
   ADD ("/app/preview/extent-request-covers-the-extent", test_extent_request_covers_the_extent);
   ADD ("/app/preview/extent-for-view", test_extent_for_view);
 #undef ADD
