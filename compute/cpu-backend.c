@@ -44,6 +44,10 @@ typedef struct {
   double *batch_exponent;
   double *sum_w, *sum_wz; /* float32 batches: one plane of the chunk per field */
   far_field_batch *far; /* with the far field */
+  /* With the far field over a grid: the k nearest of every slot of the current tile, found in one search, if
+   * tile_searched (shepard_far_field_nearest) */
+  double *tile_d2;
+  bool tile_searched;
 } worker_scratch;
 
 /* Cross-validation's side of a job: query i is data point i, which leaves out every point of its fold. */
@@ -236,6 +240,25 @@ finish_far_field_batch (const interpolation_job *job, far_field_batch *batch)
   batch->count = 0;
 }
 
+/* The k nearest of every query of the tile whose slot first_item is, in one search of the far field's tree: slots past
+ * the grid's edge search the tile's first cell again. */
+static bool
+search_tile (const interpolation_job *job, worker_scratch *scratch, size_t first_item)
+{
+  size_t tile_start = first_item - first_item % SHEPARD_FAR_FIELD_TILE_MAX, first_cell = 0;
+  query_of_item (job, tile_start, &first_cell); /* a tile's first slot is always inside the grid */
+  double x[SHEPARD_FAR_FIELD_TILE_MAX], y[SHEPARD_FAR_FIELD_TILE_MAX];
+  for (size_t slot = 0; slot < SHEPARD_FAR_FIELD_TILE_MAX; slot++)
+    {
+      size_t i;
+      if (!query_of_item (job, tile_start + slot, &i))
+        i = first_cell;
+      query_position (job, i, &x[slot], &y[slot]);
+    }
+  return shepard_far_field_nearest (job->backend->far_field, SHEPARD_FAR_FIELD_TILE_MAX, x, y, job->k_search,
+                                    scratch->tile_d2);
+}
+
 static bool
 interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_error *error)
 {
@@ -253,9 +276,11 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
   for (size_t item = begin; item < end; item++)
     {
       size_t i;
+      if (scratch->tile_d2 && (item == begin || item % SHEPARD_FAR_FIELD_TILE_MAX == 0))
+        scratch->tile_searched = search_tile (job, scratch, item);
       if (!query_of_item (job, item, &i))
         continue;
-      double qx, qy, r_exp_local = job->r_exp_local;
+      double qx, qy, r_exp_local = job->r_exp_local, *d2 = scratch->d2;
       uint32_t label = 0;
       size_t found = 0;
       query_position (job, i, &qx, &qy);
@@ -268,6 +293,11 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
             found = shepard_even_grid_nearest_excluding (backend->grid, holdout->sorted_labels, label, qx, qy,
                                                          job->k_search, scratch->d2, scratch->index);
         }
+      else if (scratch->tile_d2 && scratch->tile_searched)
+        {
+          d2 = scratch->tile_d2 + item % SHEPARD_FAR_FIELD_TILE_MAX * job->k_search;
+          found = job->k_search;
+        }
       else if (job->k_search > 0)
         found = shepard_even_grid_nearest (backend->grid, qx, qy, job->k_search, scratch->d2, scratch->index);
 
@@ -276,7 +306,7 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
         {
           double r_obs, mu;
           size_t k_density = (size_t) params->k < found ? (size_t) params->k : found;
-          double alpha = shepard_adaptive_alpha (scratch->d2, k_density, r_exp_local, params, &r_obs, &mu);
+          double alpha = shepard_adaptive_alpha (d2, k_density, r_exp_local, params, &r_obs, &mu);
           exponent = -0.5 * alpha;
           if (job->outputs->alpha)
             job->outputs->alpha[i] = alpha;
@@ -303,7 +333,7 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
             write_value (job, f, i, NAN);
           continue;
         }
-      double nearest_d2 = every_point ? scratch->d2[0] : selection->nearest_d2;
+      double nearest_d2 = every_point ? d2[0] : selection->nearest_d2;
       if (hood->smoothing2 == 0.0 && nearest_d2 <= job->coincident_d2_local)
         {
           write_coincident_mean (job, i, label, qx, qy);
@@ -372,6 +402,7 @@ free_scratch (worker_scratch *scratch, int threads)
       free (scratch[t].sum_w);
       free (scratch[t].sum_wz);
       free (scratch[t].far);
+      free (scratch[t].tile_d2);
     }
   free (scratch);
 }
@@ -400,8 +431,12 @@ alloc_scratch (const interpolation_job *job, int threads)
           if (s->far)
             s->far->count = 0;
         }
+      bool tile_search = job->tiles_across > 0 && job->k_search > 0;
+      if (tile_search)
+        s->tile_d2 = malloc (SHEPARD_FAR_FIELD_TILE_MAX * job->k_search * sizeof *s->tile_d2);
       if (!shepard_selection_init (&s->selection, &job->hood) || !s->d2 || !s->index || !s->batch || !s->batch_query
-          || !s->batch_nearest_d2s || !s->batch_exponent || !s->sum_w || !s->sum_wz || (job->far_field_sums && !s->far))
+          || !s->batch_nearest_d2s || !s->batch_exponent || !s->sum_w || !s->sum_wz || (job->far_field_sums && !s->far)
+          || (tile_search && !s->tile_d2))
         {
           free_scratch (scratch, threads);
           return NULL;

@@ -61,14 +61,22 @@ far_field_first_left_out (double alpha, int order)
   return coefficient;
 }
 
+/* The ratio q of far_field_series_tail over rho: a_{k+1} / a_k = (alpha + k) / (k + 1) decreases towards 1 for
+ * alpha >= 1 and increases towards 1 for alpha < 1, so that every ratio of terms after the first left out at that
+ * order is at most rho * max((alpha + order + 1) / (order + 2), 1). */
+static inline SHEPARD_HOST_DEVICE double
+far_field_tail_growth (double alpha, int order)
+{
+  double growth = (alpha + order + 1) / (order + 2);
+  return growth > 1.0 ? growth : 1.0;
+}
+
 /* sum_{k > order} a_k rho^k, a_k the coefficients of (1 - t)^-alpha, from above (first = a_{order+1}); INFINITY where
- * it diverges. a_{k+1} / a_k = (alpha + k) / (k + 1) decreases towards 1 for alpha >= 1 and increases towards 1 for
- * alpha < 1, so that every ratio of terms after the first left out is at most
- * q = max(rho (alpha + order + 1) / (order + 2), rho), and the tail at most that term / (1 - q). */
+ * it diverges: at most that first term / (1 - q), q = rho far_field_tail_growth. */
 static inline SHEPARD_HOST_DEVICE double
 far_field_series_tail (double rho, double alpha, int order, double first)
 {
-  double ratio = rho * (alpha + order + 1) / (order + 2), q = ratio > rho ? ratio : rho;
+  double q = rho * far_field_tail_growth (alpha, order);
   if (q >= 1.0)
     return INFINITY;
   double term = first;
@@ -78,30 +86,69 @@ far_field_series_tail (double rho, double alpha, int order, double first)
   return term / (1.0 - q) * (1.0 + 1e-12);
 }
 
-/* What the acceptance test needs to know of a tile of queries. */
+/* What the acceptance test needs to know of a tile of queries: far_field_tile_bounds_init fills it; sum_low may be
+ * raised (far_field_query_sum_low) as the tile's exact near sums come in. */
 typedef struct {
   double half_epsilon; /* each of the two tests may spend half of the relative error */
   double alpha_min, alpha_max;
-  double nearest_max; /* the largest distance from a query of the tile to its nearest point */
+  double nearest_max; /* lambda: the largest distance from a query of the tile to its nearest point */
+  /* S_low >= 1: for every query q of the tile, lambda^alpha_q times q's exact sum of weights sum_i |q - x_i|^-alpha_q
+   * is at least S_low. 1 always holds: (lambda / d_q)^alpha_q >= 1, d_q the nearest distance of q. */
+  double sum_low;
   double first_left_out[FAR_FIELD_ORDER_MAX + 1]; /* a_{order+1} at alpha_max */
+  double tail_growth[FAR_FIELD_ORDER_MAX + 1];    /* far_field_tail_growth at alpha_max */
 } far_field_tile_bounds;
 
+/* The truncation error allowed: with e = tolerance / (1 + tolerance), a far-field sum of weights within e of the
+ * exact one (relative) keeps every field's weighted mean within tolerance times its range (far-field.h). A share of
+ * it is left to rounding, and each of the two tests below may spend half of the rest. */
 static inline SHEPARD_HOST_DEVICE double
 far_field_half_epsilon (double tolerance)
 {
-  return 0.5 * FAR_FIELD_TRUNCATION_SHARE * tolerance / (2.0 + tolerance);
+  return 0.5 * FAR_FIELD_TRUNCATION_SHARE * tolerance / (1.0 + tolerance);
+}
+
+static inline SHEPARD_HOST_DEVICE void
+far_field_tile_bounds_init (far_field_tile_bounds *tile, double tolerance, double alpha_min, double alpha_max,
+                            double nearest_max)
+{
+  tile->half_epsilon = far_field_half_epsilon (tolerance);
+  tile->alpha_min = alpha_min;
+  tile->alpha_max = alpha_max;
+  tile->nearest_max = nearest_max;
+  tile->sum_low = 1.0;
+  for (int order = 0; order <= FAR_FIELD_ORDER_MAX; order++)
+    {
+      tile->first_left_out[order] = far_field_first_left_out (alpha_max, order);
+      tile->tail_growth[order] = far_field_tail_growth (alpha_max, order);
+    }
+}
+
+/* Raises sum_low with one query's exact partial sum of weights relative to its nearest point (points summed one by
+ * one, each weight (d_q / |q - x_i|)^alpha_q, so at most its whole sum): lambda^alpha_q times its whole sum is at
+ * least (lambda / d_q)^alpha_q times that partial sum. The tile's S_low is the least of its queries' bounds:
+ * far_field_query_sum_low for each, the minimum, then kept if above the current sum_low. */
+static inline SHEPARD_HOST_DEVICE double
+far_field_query_sum_low (const far_field_tile_bounds *tile, double nearest_d2, double s, double partial_sum)
+{
+  /* (lambda^2 / d_q^2)^s, no more than e^600 (a lower bound still, and no overflow below); 1 - 1e-12 covers the
+   * roundings of the partial sum and of the power */
+  double log_scale = s * far_field_log (tile->nearest_max * tile->nearest_max / nearest_d2);
+  return far_field_exp (log_scale < 600.0 ? log_scale : 600.0) * partial_sum * (1.0 - 1e-12);
 }
 
 /* The lowest order to which a node may be summed from its moments for every query of the tile, or -1. For a
  * query at r from the centre (rho_q = radius / |r| <= rho = radius / distance to the tile's box) with nearest distance
- * d, the truncation error of the node's sum of weights at order P is at most (d / |r|)^alpha tail_P(rho_q) n_node
+ * d, the truncation errors of the node's points' weights at order P, added in absolute value (its part of E,
+ * far-field.h), are at most (d / |r|)^alpha tail_P(rho_q) n_node
  * spread[P + 1] (every term of order k of the expansion of |r - d_i|^-alpha is at most a_k (|d_i| / |r|)^k, and
  * (|d_i| / radius)^k <= (|d_i| / radius)^(P + 1) beyond P), while that sum is at least (d / |r|)^alpha n_node
  * (1 + rho_q spread[1])^-alpha (Jensen: (1 + rho_q x)^-alpha is convex). Both grow with rho_q and alpha: the tile's
- * worst serve. A field's error is at most its range times that (its weights are at most range). Either test holds
- * the error to half of epsilon: relative, the node's error within epsilon / 2 of its own part of the sum of weights;
- * or absolute, within its share n_node / n of epsilon / 2 times 1 (the nearest point's weight, so at most the whole
- * sum). */
+ * worst serve. Either test holds the error to half of epsilon: relative, the node's error within epsilon / 2 of its
+ * own part of the sum of weights; or absolute, within its share n_node / n of epsilon / 2 times the query's whole
+ * sum S_q. For the absolute test, in units of d^-alpha: S_q d^alpha >= S_low (d / lambda)^alpha (sum_low above), so
+ * it suffices that tail_P spread[P + 1] <= epsilon / 2 S_low (|r| / lambda)^alpha / n, and |r| / lambda is at least
+ * distance / lambda, raised to the tile's alpha_min where that is >= 1 and to its alpha_max below. */
 static inline SHEPARD_HOST_DEVICE int
 far_field_accept_order (const far_field_tile_bounds *tile, double n_points, double radius, const double *spread,
                         double distance2)
@@ -113,15 +160,29 @@ far_field_accept_order (const far_field_tile_bounds *tile, double n_points, doub
   if (tile->half_epsilon == 0.0)
     return -1;
   double distance = sqrt (distance2), rho = radius / distance;
-  double relative = far_field_power (1.0 + rho * spread[1], 0.5 * tile->alpha_max);
-  relative *= relative;
+  if (!(rho * tile->tail_growth[FAR_FIELD_ORDER_MAX] < 1.0))
+    return -1; /* no order's tail converges (the growth decreases with the order for alpha >= 1) */
   double ratio = tile->nearest_max / distance;
-  double absolute = n_points * far_field_power (ratio, ratio <= 1.0 ? tile->alpha_min : tile->alpha_max);
-  double share = tile->half_epsilon / (relative < absolute ? relative : absolute);
-  /* the lowest order that holds the error to its share: distant nodes need fewer terms */
+  /* log of each test's factor: (1 + rho spread[1])^alpha_max, and n (lambda / distance)^alpha / S_low */
+  double log_relative = tile->alpha_max * far_field_log (1.0 + rho * spread[1]);
+  double log_absolute = (ratio <= 1.0 ? tile->alpha_min : tile->alpha_max) * far_field_log (ratio)
+                        + far_field_log (n_points / tile->sum_low);
+  /* the relative test's log is at most 64 log 2; the absolute one's may be far below, where any order does */
+  double log_factor = log_relative < log_absolute ? log_relative : log_absolute;
+  double share = tile->half_epsilon * far_field_exp (log_factor > -700.0 ? -log_factor : 700.0) * (1.0 - 1e-12);
+  /* the lowest order that holds the error to its share (far_field_series_tail's bound without its division):
+   * distant nodes need fewer terms */
+  double rho_power = rho;
+  for (int k = 0; k < FAR_FIELD_ORDER_MIN; k++)
+    rho_power *= rho;
   for (int order = FAR_FIELD_ORDER_MIN; order <= FAR_FIELD_ORDER_MAX; order += FAR_FIELD_ORDER_STEP)
-    if (far_field_series_tail (rho, tile->alpha_max, order, tile->first_left_out[order]) * spread[order + 1] <= share)
-      return order;
+    {
+      double q = rho * tile->tail_growth[order];
+      if (q < 1.0 && tile->first_left_out[order] * rho_power * spread[order + 1] * (1.0 + 1e-12) <= share * (1.0 - q))
+        return order;
+      for (int k = 0; k < FAR_FIELD_ORDER_STEP; k++)
+        rho_power *= rho;
+    }
   return -1;
 }
 

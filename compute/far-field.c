@@ -364,6 +364,17 @@ shepard_far_field_size (const shepard_far_field *far_field)
 
 /* --- Summing --- */
 
+/* The squared distance from (x, y) to a box, 0 inside; by comparisons, which compile to max instructions where fmax
+ * is a call into libm. */
+static inline double
+box_distance2 (double x_min, double y_min, double x_max, double y_max, double x, double y)
+{
+  double dx = x_min - x > x - x_max ? x_min - x : x - x_max, dy = y_min - y > y - y_max ? y_min - y : y - y_max;
+  dx = dx > 0.0 ? dx : 0.0;
+  dy = dy > 0.0 ? dy : 0.0;
+  return dx * dx + dy * dy;
+}
+
 /* A block of queries whose sums sum_far_node keeps in registers while it walks a node's moments. */
 enum { LANES = 32 };
 
@@ -375,7 +386,9 @@ typedef struct {
   /* per query */
   double x[SHEPARD_FAR_FIELD_TILE_MAX], y[SHEPARD_FAR_FIELD_TILE_MAX], nearest_d2[SHEPARD_FAR_FIELD_TILE_MAX];
   double s[SHEPARD_FAR_FIELD_TILE_MAX];                  /* alpha / 2 */
+  double inverse_nearest_d2[SHEPARD_FAR_FIELD_TILE_MAX];
   int whole_power; /* shepard_whole_power_of every query's exponent where all have the same, else 0 */
+  bool far_summed;  /* the sums hold a far node's part: no longer exact */
   double pair_coefficient[FAR_FIELD_TERMS_MAX][SHEPARD_FAR_FIELD_TILE_MAX]; /* c_j c_l, twice for j < l */
   double sums[SHEPARD_MAX_FIELDS + 1][SHEPARD_FAR_FIELD_TILE_MAX]; /* per slot */
 } tile_state;
@@ -429,13 +442,13 @@ sum_far_node (const shepard_far_field *far_field, tile_state *state, size_t inde
   for (size_t q = 0; q < padded; q++)
     {
       double r_re = state->x[q] - node->cx, r_im = state->y[q] - node->cy;
-      double r2 = r_re * r_re + r_im * r_im;
+      double inverse_r2 = 1.0 / (r_re * r_re + r_im * r_im); /* one division where three would do */
       power_re[0][q] = 1.0;
       power_im[0][q] = 0.0;
-      power_re[1][q] = radius * r_re / r2;
-      power_im[1][q] = -radius * r_im / r2;
+      power_re[1][q] = radius * r_re * inverse_r2;
+      power_im[1][q] = -radius * r_im * inverse_r2;
       modulus[0][q] = 1.0;
-      factor[q] = state->nearest_d2[q] / r2;
+      factor[q] = state->nearest_d2[q] * inverse_r2;
     }
   /* (nearest / |r|)^alpha: at most (1 + rho)^alpha, as the nearest point is no farther than this node's */
   for (size_t q = 0; q < padded; q++)
@@ -478,10 +491,11 @@ sum_leaf (const shepard_far_field *far_field, tile_state *state, const far_node 
           w[q] = shepard_relative_weight ((x - state->x[q]) * (x - state->x[q]) + (y - state->y[q]) * (y - state->y[q]),
                                           state->nearest_d2[q], -state->s[q], whole_power);
       else
+        /* (nearest_d2 / d2)^s with a multiplication for the division (as accurate: the ratio to an ulp) */
         for (size_t q = 0; q < padded; q++)
-          w[q] = far_field_power (state->nearest_d2[q] / ((x - state->x[q]) * (x - state->x[q])
-                                                          + (y - state->y[q]) * (y - state->y[q])),
-                                  state->s[q]);
+          w[q] = far_field_exp (-state->s[q] * far_field_log (((x - state->x[q]) * (x - state->x[q])
+                                                               + (y - state->y[q]) * (y - state->y[q]))
+                                                              * state->inverse_nearest_d2[q]));
       for (size_t q = 0; q < padded; q++)
         state->sums[0][q] += w[q];
       for (size_t f = 0; f < n_fields; f++)
@@ -499,7 +513,6 @@ prepare_tile (const shepard_far_field_tile *tile, double tolerance, size_t n_fie
   state->count = tile->count;
   state->padded_count = (tile->count + LANES - 1) / LANES * LANES;
   state->n_slots = n_fields + 1;
-  state->bounds.half_epsilon = far_field_half_epsilon (tolerance);
   state->box_x_min = state->box_x_max = tile->x[0];
   state->box_y_min = state->box_y_max = tile->y[0];
   double alpha_max = 0.0, alpha_min = INFINITY, nearest2_max = 0.0;
@@ -509,6 +522,7 @@ prepare_tile (const shepard_far_field_tile *tile, double tolerance, size_t n_fie
       state->x[q] = tile->x[from];
       state->y[q] = tile->y[from];
       state->nearest_d2[q] = tile->nearest_d2[from];
+      state->inverse_nearest_d2[q] = 1.0 / state->nearest_d2[q];
       nearest2_max = fmax (nearest2_max, state->nearest_d2[q]);
       state->box_x_min = fmin (state->box_x_min, state->x[q]);
       state->box_x_max = fmax (state->box_x_max, state->x[q]);
@@ -531,20 +545,64 @@ prepare_tile (const shepard_far_field_tile *tile, double tolerance, size_t n_fie
       for (size_t slot = 0; slot < state->n_slots; slot++)
         state->sums[slot][q] = 0.0;
     }
-  state->bounds.alpha_min = alpha_min;
-  state->bounds.alpha_max = alpha_max;
-  for (int order = 0; order <= FAR_FIELD_ORDER_MAX; order++)
-    state->bounds.first_left_out[order] = far_field_first_left_out (alpha_max, order);
-  state->bounds.nearest_max = sqrt (nearest2_max);
+  far_field_tile_bounds_init (&state->bounds, tolerance, alpha_min, alpha_max, sqrt (nearest2_max));
+  state->far_summed = false;
+}
+
+/* Nodes accepted by the walk wait here until the tile's leaves are summed: their exact sums raise the tile's sum_low,
+ * which may lower the order each node needs. */
+enum { FAR_LIST_MAX = 256 };
+
+typedef struct {
+  size_t count;
+  size_t index[FAR_LIST_MAX];
+  int order[FAR_LIST_MAX];
+  double distance2[FAR_LIST_MAX];
+} far_list;
+
+/* sum_low from the sums so far while they are exact: every point in them summed one by one, before any far node. */
+static void
+raise_sum_low (tile_state *state)
+{
+  if (state->far_summed)
+    return;
+  double low = INFINITY;
+  for (size_t q = 0; q < state->count; q++)
+    low = fmin (low, far_field_query_sum_low (&state->bounds, state->nearest_d2[q], state->s[q], state->sums[0][q]));
+  if (low > state->bounds.sum_low)
+    state->bounds.sum_low = low;
+}
+
+/* The waiting nodes, each to the order the raised sum_low allows (never higher than the walk found). */
+static void
+sum_far_list (const shepard_far_field *far_field, tile_state *state, far_list *list)
+{
+  raise_sum_low (state);
+  for (size_t i = 0; i < list->count; i++)
+    {
+      size_t index = list->index[i];
+      int order = list->order[i];
+      if (order > FAR_FIELD_ORDER_MIN)
+        {
+          int lowered = far_field_accept_order (&state->bounds, (double) far_field->n, far_field->nodes[index].radius,
+                                                far_field->spread + index * FAR_FIELD_SPREADS, list->distance2[i]);
+          order = lowered >= 0 && lowered < order ? lowered : order;
+        }
+      sum_far_node (far_field, state, index, order);
+    }
+  state->far_summed = state->far_summed || list->count > 0;
+  list->count = 0;
 }
 
 void
 shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_field_tile *tile, double tolerance,
                         size_t n_fields, double *sum_w, double *sum_wz, shepard_far_field_work *work)
 {
-  /* About 80 KB (and 40 KB more in sum_far_node): on the stack, so that a call cannot fail. */
+  /* About 90 KB (and 40 KB more in sum_far_node): on the stack, so that a call cannot fail. */
   tile_state tile_state_storage, *state = &tile_state_storage;
+  far_list far_storage, *far = &far_storage;
   prepare_tile (tile, tolerance, n_fields, state);
+  far->count = 0;
   uint64_t far_nodes = 0, direct_points = 0;
   size_t stack[2 * 64 + 2], depth = 0;
   stack[depth++] = 0;
@@ -552,14 +610,17 @@ shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_fi
     {
       size_t index = stack[--depth];
       const far_node *node = &far_field->nodes[index];
-      double dx = fmax (0.0, fmax (state->box_x_min - node->cx, node->cx - state->box_x_max));
-      double dy = fmax (0.0, fmax (state->box_y_min - node->cy, node->cy - state->box_y_max));
-      double distance2 = dx * dx + dy * dy;
+      double distance2 = box_distance2 (state->box_x_min, state->box_y_min, state->box_x_max, state->box_y_max,
+                                        node->cx, node->cy);
       int order = far_field_accept_order (&state->bounds, (double) far_field->n, node->radius,
                                           far_field->spread + index * FAR_FIELD_SPREADS, distance2);
       if (order >= 0)
         {
-          sum_far_node (far_field, state, index, order);
+          if (far->count == FAR_LIST_MAX)
+            sum_far_list (far_field, state, far);
+          far->index[far->count] = index;
+          far->order[far->count] = order;
+          far->distance2[far->count++] = distance2;
           far_nodes++;
         }
       else if (node->second_child == 0)
@@ -573,6 +634,7 @@ shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_fi
           stack[depth++] = index + 1;
         }
     }
+  sum_far_list (far_field, state, far);
   for (size_t q = 0; q < tile->count; q++)
     {
       double s0 = state->sums[0][q];
@@ -586,4 +648,186 @@ shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_fi
       work->direct_pairs += direct_points * tile->count;
       work->tiles++;
     }
+}
+
+/* --- The k nearest of a tile's queries --- */
+
+/* Offers d2 to the k smallest so far, ascending in best[0 .. k). */
+static inline void
+offer_nearest (double *best, size_t k, double d2)
+{
+  if (!(d2 < best[k - 1]))
+    return;
+  size_t j = k - 1;
+  for (; j > 0 && best[j - 1] > d2; j--)
+    best[j] = best[j - 1];
+  best[j] = d2;
+}
+
+/* Restores the max-heap of value[0 .. count) (with its points in index) below root. */
+static inline void
+sift_down (double *value, size_t *index, size_t count, size_t root)
+{
+  for (;;)
+    {
+      size_t largest = root, left = 2 * root + 1, right = left + 1;
+      if (left < count && value[left] > value[largest])
+        largest = left;
+      if (right < count && value[right] > value[largest])
+        largest = right;
+      if (largest == root)
+        return;
+      double swap_value = value[root];
+      value[root] = value[largest];
+      value[largest] = swap_value;
+      size_t swap_index = index[root];
+      index[root] = index[largest];
+      index[largest] = swap_index;
+      root = largest;
+    }
+}
+
+/* The squared distances from (qx, qy) to some k points, the nearest the walk meets first: best[k - 1] bounds the
+ * k-th nearest distance from above. Subtrees that cannot hold a nearer point are passed over. */
+static void
+bound_nearest (const shepard_far_field *far_field, double qx, double qy, size_t k, double *best)
+{
+  for (size_t j = 0; j < k; j++)
+    best[j] = INFINITY;
+  size_t stack[2 * 64 + 2], depth = 0;
+  stack[depth++] = 0;
+  while (depth > 0)
+    {
+      const far_node *node = &far_field->nodes[stack[--depth]];
+      double dx = qx - node->cx, dy = qy - node->cy, gap = sqrt (dx * dx + dy * dy) - node->radius;
+      if (gap > 0.0 && gap * gap >= best[k - 1])
+        continue;
+      if (node->second_child == 0)
+        {
+          for (size_t i = node->begin; i < node->end; i++)
+            offer_nearest (best, k, (far_field->x[i] - qx) * (far_field->x[i] - qx)
+                                        + (far_field->y[i] - qy) * (far_field->y[i] - qy));
+          continue;
+        }
+      size_t first = (size_t) (node - far_field->nodes) + 1, second = node->second_child;
+      const far_node *a = &far_field->nodes[first], *b = &far_field->nodes[second];
+      double da = (qx - a->cx) * (qx - a->cx) + (qy - a->cy) * (qy - a->cy);
+      double db = (qx - b->cx) * (qx - b->cx) + (qy - b->cy) * (qy - b->cy);
+      /* the nearer child first: it tightens the bound before the other is looked at */
+      stack[depth++] = da <= db ? second : first;
+      stack[depth++] = da <= db ? first : second;
+    }
+}
+
+bool
+shepard_far_field_nearest (const shepard_far_field *far_field, size_t count, const double *x, const double *y,
+                           size_t k, double *d2)
+{
+  double box_x_min = x[0], box_x_max = x[0], box_y_min = y[0], box_y_max = y[0];
+  for (size_t q = 1; q < count; q++)
+    {
+      box_x_min = fmin (box_x_min, x[q]);
+      box_x_max = fmax (box_x_max, x[q]);
+      box_y_min = fmin (box_y_min, y[q]);
+      box_y_max = fmax (box_y_max, y[q]);
+    }
+  /* Every query's k-th nearest distance is at most reach: the k points found for the query nearest the box's centre
+   * lie within its bound plus the distance between the two queries. */
+  double centre_x = 0.5 * (box_x_min + box_x_max), centre_y = 0.5 * (box_y_min + box_y_max);
+  size_t pivot = 0;
+  for (size_t q = 1; q < count; q++)
+    if (fabs (x[q] - centre_x) + fabs (y[q] - centre_y) < fabs (x[pivot] - centre_x) + fabs (y[pivot] - centre_y))
+      pivot = q;
+  double best[SHEPARD_MAX_NEIGHBORS];
+  if (k == 0 || k > SHEPARD_MAX_NEIGHBORS)
+    return k == 0;
+  bound_nearest (far_field, x[pivot], y[pivot], k, best);
+  double spread = 0.0;
+  for (size_t q = 0; q < count; q++)
+    spread = fmax (spread, (x[q] - x[pivot]) * (x[q] - x[pivot]) + (y[q] - y[pivot]) * (y[q] - y[pivot]));
+  /* a millionth more covers every rounding of the distances compared */
+  double reach = (sqrt (best[k - 1]) + sqrt (spread)) * (1.0 + 1e-6), reach2 = reach * reach;
+
+  /* The candidates: every point within reach of the box, hence of each query. */
+  double candidate_x[SHEPARD_FAR_FIELD_NEAREST_MAX], candidate_y[SHEPARD_FAR_FIELD_NEAREST_MAX];
+  size_t n_candidates = 0, stack[2 * 64 + 2], depth = 0;
+  stack[depth++] = 0;
+  while (depth > 0)
+    {
+      size_t index = stack[--depth];
+      const far_node *node = &far_field->nodes[index];
+      double gap = sqrt (box_distance2 (box_x_min, box_y_min, box_x_max, box_y_max, node->cx, node->cy))
+                   - node->radius * (1.0 + 1e-6);
+      if (gap > reach)
+        continue;
+      if (node->second_child != 0)
+        {
+          stack[depth++] = node->second_child;
+          stack[depth++] = index + 1;
+          continue;
+        }
+      for (size_t i = node->begin; i < node->end; i++)
+        {
+          double px = far_field->x[i], py = far_field->y[i];
+          if (box_distance2 (box_x_min, box_y_min, box_x_max, box_y_max, px, py) > reach2)
+            continue;
+          if (n_candidates == SHEPARD_FAR_FIELD_NEAREST_MAX)
+            return false;
+          candidate_x[n_candidates] = px;
+          candidate_y[n_candidates++] = py;
+        }
+    }
+
+  /* Each query's k-th nearest distance is at most the farthest of the previous query's k nearest from it (the first
+   * query's: its distance to the pivot plus the pivot's bound). The candidates within that are kept (without
+   * branches), then the k nearest of them; at least k are kept. */
+  double bound = sqrt (best[k - 1]), within[SHEPARD_FAR_FIELD_NEAREST_MAX];
+  size_t within_index[SHEPARD_FAR_FIELD_NEAREST_MAX], nearest_index[SHEPARD_MAX_NEIGHBORS];
+  for (size_t q = 0; q < count; q++)
+    {
+      double limit2 = 0.0;
+      if (q == 0)
+        {
+          double to_pivot = sqrt ((x[0] - x[pivot]) * (x[0] - x[pivot]) + (y[0] - y[pivot]) * (y[0] - y[pivot]));
+          double limit = (bound + to_pivot) * (1.0 + 1e-6);
+          limit2 = limit * limit;
+        }
+      else
+        for (size_t j = 0; j < k; j++)
+          {
+            size_t c = nearest_index[j];
+            limit2 = fmax (limit2, (candidate_x[c] - x[q]) * (candidate_x[c] - x[q])
+                                       + (candidate_y[c] - y[q]) * (candidate_y[c] - y[q]));
+          }
+      size_t n_within = 0;
+      for (size_t c = 0; c < n_candidates; c++)
+        {
+          double distance2 = (candidate_x[c] - x[q]) * (candidate_x[c] - x[q])
+                             + (candidate_y[c] - y[q]) * (candidate_y[c] - y[q]);
+          within[n_within] = distance2;
+          within_index[n_within] = c;
+          n_within += distance2 <= limit2;
+        }
+      if (n_within < k)
+        return false; /* only if rounding went far beyond its allowance */
+      /* the k nearest in a max-heap, the others offered to its top, then the nearest first */
+      for (size_t root = k / 2; root-- > 0;)
+        sift_down (within, within_index, k, root);
+      for (size_t w = k; w < n_within; w++)
+        if (within[w] < within[0])
+          {
+            within[0] = within[w];
+            within_index[0] = within_index[w];
+            sift_down (within, within_index, k, 0);
+          }
+      size_t nearest = 0;
+      for (size_t w = 1; w < k; w++)
+        nearest = within[w] < within[nearest] ? w : nearest;
+      double nearest_d2 = within[nearest];
+      within[nearest] = within[0];
+      within[0] = nearest_d2;
+      memcpy (d2 + q * k, within, k * sizeof *d2);
+      memcpy (nearest_index, within_index, k * sizeof *nearest_index);
+    }
+  return true;
 }

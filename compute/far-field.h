@@ -7,19 +7,24 @@
  *
  * The guarantee. With tolerance t, for every query of the tile and every field f, the weighted mean
  * sum_wz[f] / sum_w differs from the exact one by at most t * (z_max[f] - z_min[f]), the range of field f's local
- * values; sum_w is within a relative e = t / (2 + t) of the exact sum of weights. Why: every weight is positive, and
- * each node summed from its moments has a proven truncation bound (far-field.c, accept_node): its error in sum_w is
- * within e / 2 of its own part of the sum, or within its share n_node / n of e / 2 times the nearest point's weight
- * (1, so at most the whole sum). So sum_w is within a relative e, and the shifted sum sum_i w_i (z_i - z_min[f])
- * within e * range * sum_w (its weights w_i (z_i - z_min[f]) are at most range times w_i), hence the mean within
- * 2e / (1 - e) * range = t * range. This holds in exact arithmetic; float64 rounding adds about 1e-13 of the range
- * (a tenth of the tolerance is left to it), so tolerances down to about 1e-11 keep it. Leaves near the tile are
- * summed point by point as shepard_all_points_sums does (non-whole powers to about 1e-15, far-field-power.h). */
+ * values; sum_w is within a relative e = t / (1 + t) of the exact sum of weights. Why: a node summed from its moments
+ * replaces each of its points' weights w_i by the truncated series, off by some eps_i, and each slot's moments carry
+ * the same series (weight 1, or z_i - z_min[f]): sum_w is off by sum_i eps_i, the shifted sum by
+ * sum_i (z_i - z_min[f]) eps_i. So the mean is off by sum_i (z_i - z) eps_i / (approximate sum_w), at most
+ * range * E / (S - E) with E = sum_i |eps_i| and S the exact sum_w. Every node summed from its moments has a proven
+ * bound of its part of E (far-field-tree.h, far_field_accept_order): within e / 2 of its own part of S, or within its
+ * share n_node / n of e / 2 times a lower bound of S (the tile's S_low in far_field_tile_bounds: at least the nearest
+ * point's weight, and raised from the exact sums of the leaves summed point by point before the far nodes). So
+ * E <= e S and the mean is within e / (1 - e) * range = t * range. This holds in exact arithmetic; float64 rounding
+ * adds about 1e-13 of the range (a tenth of the tolerance is left to it), so tolerances down to about 1e-11 keep it.
+ * Leaves near the tile are summed point by point as shepard_all_points_sums does (non-whole powers to about 1e-15,
+ * far-field-power.h). */
 #ifndef SHEPARD_FAR_FIELD_H
 #define SHEPARD_FAR_FIELD_H
 
 #include "point-set.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Most queries in one tile. */
@@ -59,6 +64,16 @@ typedef struct {
  * each call takes about 128 KB of its thread's stack. */
 void shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_field_tile *tile, double tolerance,
                              size_t n_fields, double *sum_w, double *sum_wz, shepard_far_field_work *work);
+
+/* The k smallest squared distances from each of count queries (a tile, as above: close together) to the data
+ * points: d2[q * k + j], j < k <= n, the smallest first (d2[q * k]), the others in no particular order. The same values as a search of every point (dx * dx + dy * dy of the
+ * local coordinates), found among the points within reach of the whole tile: a search for one query bounds every
+ * other's k-th distance. false, with d2 undefined, where more points lie within that reach than one call holds
+ * (SHEPARD_FAR_FIELD_NEAREST_MAX): search those queries one by one. count <= SHEPARD_FAR_FIELD_TILE_MAX,
+ * k <= SHEPARD_MAX_NEIGHBORS. Safe from several threads at once; takes about 64 KB of the thread's stack. */
+enum { SHEPARD_FAR_FIELD_NEAREST_MAX = 2048 };
+bool shepard_far_field_nearest (const shepard_far_field *far_field, size_t count, const double *x, const double *y,
+                                size_t k, double *d2);
 
 /* The worst-case relative error of one node's sum of |r - d_i|^-alpha from its moments to total order `order`, for a
  * query at distance |r| from the node's centre with rho = radius / |r| < 1: at most [(1 - rho)^-alpha -
