@@ -8,7 +8,8 @@
  * selection kernel after (1) instead (shepard-engine.h's "The weighting neighbourhood"). Values are the point set's
  * scaled local values, one plane per field: the fields share (1), and (2) runs once per field. The points stay on the
  * device between calls; work runs on the backend's stream in bands of queries so that progress and cancel are
- * answered within about 100 ms. */
+ * answered within about 100 ms. The far field (far-field.h) can stand in for (2): the CPU's tree, copied to the device,
+ * summed by tiles of queries in float64 (cuda/cuda-far-field.cu). */
 #ifndef SHEPARD_CUDA_BACKEND_H
 #define SHEPARD_CUDA_BACKEND_H
 
@@ -65,6 +66,12 @@ const char *shepard_cuda_backend_device_name (const shepard_cuda_backend *backen
 /* Uploads the points (their local frame) and builds the even grid on the device. */
 shepard_status shepard_cuda_backend_set_points (shepard_cuda_backend *backend, const shepard_point_set *points,
                                                 shepard_error *error);
+
+/* Copies the far field's tree (built over the points last set) to the device, unless it is there already; the
+ * interpolations whose params->summation is SHEPARD_SUMMATION_FAR_FIELD (resolved by the engine) sum through it. The
+ * next set_points drops it. */
+shepard_status shepard_cuda_backend_set_far_field (shepard_cuda_backend *backend, const shepard_far_field *far_field,
+                                                   shepard_error *error);
 
 void shepard_cuda_backend_set_variant (shepard_cuda_backend *backend, const shepard_cuda_variant *variant);
 

@@ -102,9 +102,15 @@ shepard_engine_interpolate_grid_to_device (shepard_engine *engine, const shepard
   if (status != SHEPARD_OK)
     return status;
   shepard_query_set queries = { .grid = grid, .count = grid->width * grid->height };
-  if (shepard_engine_interpolates_on_gpu (engine, params, queries.count))
-    return shepard_cuda_interpolate_to_device (engine->cuda, &engine->points, params, r_exp, &queries, target,
-                                               progress, progress_data, error);
+  if (shepard_engine_runs_on_gpu (engine, params))
+    {
+      shepard_params resolved;
+      status = shepard_engine_gpu_params (engine, params, queries.count, &resolved, error);
+      if (status != SHEPARD_OK)
+        return status;
+      return shepard_cuda_interpolate_to_device (engine->cuda, &engine->points, &resolved, r_exp, &queries, target,
+                                                 progress, progress_data, error);
+    }
   return interpolate_on_cpu_to_device (engine, params, r_exp, &queries, target, progress, progress_data, error);
 #else
   (void) progress;

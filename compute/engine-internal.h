@@ -58,10 +58,10 @@ shepard_status shepard_engine_check_grid (const shepard_grid *grid, shepard_erro
 #if SHEPARD_HAVE_CUDA
 /* Whether params run on the engine's GPU: neighbourhoods beyond what the GPU keeps in registers run on the CPU. */
 bool shepard_engine_runs_on_gpu (const shepard_engine *engine, const shepard_params *params);
-/* Whether an interpolation of n_queries runs on the GPU: as above, unless it sums through the far field, which only
- * the CPU has so far. */
-bool shepard_engine_interpolates_on_gpu (const shepard_engine *engine, const shepard_params *params,
-                                         size_t n_queries);
+/* params for the GPU's interpolation of n_queries: their summation resolved (shepard_engine_summation), and where that
+ * is the far field, its tree built and on the device. */
+shepard_status shepard_engine_gpu_params (shepard_engine *engine, const shepard_params *params, size_t n_queries,
+                                          shepard_params *resolved, shepard_error *error);
 #endif
 
 #endif

@@ -240,6 +240,10 @@ shepard_engine_cpu_backend (const shepard_engine *engine)
 #define BRUTE_FLOAT64_NS_PER_PAIR 4.0
 #define FAR_FIELD_NS_PER_QUERY_DOUBLING 250.0
 #define FAR_FIELD_BUILD_NS_PER_POINT 1300.0
+/* The same on the GPU, in nanoseconds of the device (shepard-bench-cuda, H100/H200): a pair of its brute force, and a
+ * query of its far field per doubling of the points. */
+#define GPU_BRUTE_NS_PER_PAIR 5e-4
+#define GPU_FAR_FIELD_NS_PER_QUERY_DOUBLING 1.0
 
 static bool
 far_field_applies (const shepard_params *params)
@@ -254,27 +258,41 @@ far_field_applies (const shepard_params *params)
   return true;
 }
 
-shepard_summation
-shepard_engine_summation (const shepard_engine *engine, const shepard_params *params, size_t n_queries)
+static shepard_summation
+summation_for (const shepard_engine *engine, const shepard_params *params, size_t n_queries, bool tree_built)
 {
   if (!engine->has_points || params->summation == SHEPARD_SUMMATION_EXACT || !far_field_applies (params))
     return SHEPARD_SUMMATION_EXACT;
   if (params->summation == SHEPARD_SUMMATION_FAR_FIELD)
     return SHEPARD_SUMMATION_FAR_FIELD;
-#if SHEPARD_HAVE_CUDA
-  /* The GPU's brute force outruns the CPU's far field; the GPU has no far field yet. */
-  if (engine->cuda)
-    return SHEPARD_SUMMATION_EXACT;
-#endif
   double n = (double) engine->points.n, queries = (double) n_queries;
+  /* Looser tolerances accept nearer nodes: about a fifth less work per decade. */
+  double work = fmax (0.3, 1.0 + 0.2 * log10 (SHEPARD_FAR_FIELD_TOLERANCE / params->tolerance)) * log2 (fmax (n, 2.0));
+  /* The tree is built on one CPU thread (the rest wait for it), once. */
+  double build_ns = tree_built ? 0.0 : n * FAR_FIELD_BUILD_NS_PER_POINT;
+#if SHEPARD_HAVE_CUDA
+  if (shepard_engine_runs_on_gpu (engine, params))
+    return build_ns + queries * GPU_FAR_FIELD_NS_PER_QUERY_DOUBLING * work < queries * n * GPU_BRUTE_NS_PER_PAIR
+               ? SHEPARD_SUMMATION_FAR_FIELD
+               : SHEPARD_SUMMATION_EXACT;
+#endif
   double pair_ns = engine->precision == SHEPARD_PRECISION_FLOAT32 ? BRUTE_FLOAT32_NS_PER_PAIR
                                                                   : BRUTE_FLOAT64_NS_PER_PAIR;
-  /* Looser tolerances accept nearer nodes: about a fifth less work per decade. */
-  double work = fmax (0.3, 1.0 + 0.2 * log10 (SHEPARD_FAR_FIELD_TOLERANCE / params->tolerance));
-  double far_ns = queries * FAR_FIELD_NS_PER_QUERY_DOUBLING * log2 (fmax (n, 2.0)) * work;
-  if (!engine->far_field)
-    far_ns += n * FAR_FIELD_BUILD_NS_PER_POINT * (double) engine->threads;
+  /* in nanoseconds of one thread */
+  double far_ns = queries * FAR_FIELD_NS_PER_QUERY_DOUBLING * work + build_ns * (double) engine->threads;
   return far_ns < queries * n * pair_ns ? SHEPARD_SUMMATION_FAR_FIELD : SHEPARD_SUMMATION_EXACT;
+}
+
+shepard_summation
+shepard_engine_summation (const shepard_engine *engine, const shepard_params *params, size_t n_queries)
+{
+  return summation_for (engine, params, n_queries, engine->far_field != NULL);
+}
+
+shepard_summation
+shepard_engine_summation_with_tree (const shepard_engine *engine, const shepard_params *params, size_t n_queries)
+{
+  return summation_for (engine, params, n_queries, true);
 }
 
 shepard_status
@@ -283,9 +301,17 @@ shepard_engine_prepare_far_field (shepard_engine *engine, shepard_error *error)
   if (!engine->has_points)
     return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points to build the far field over: "
                          "load a layer with at least one point.");
-  if (engine->far_field)
-    return SHEPARD_OK;
-  return shepard_far_field_new (&engine->points, &engine->far_field, error);
+  if (!engine->far_field)
+    {
+      shepard_status status = shepard_far_field_new (&engine->points, &engine->far_field, error);
+      if (status != SHEPARD_OK)
+        return status;
+    }
+#if SHEPARD_HAVE_CUDA
+  if (engine->cuda)
+    return shepard_cuda_backend_set_far_field (engine->cuda, engine->far_field, error);
+#endif
+  return SHEPARD_OK;
 }
 
 shepard_status
@@ -390,11 +416,15 @@ shepard_engine_runs_on_gpu (const shepard_engine *engine, const shepard_params *
          && (!caps_bind || per_quadrant <= SHEPARD_CUDA_MAX_QUADRANT_POINTS);
 }
 
-bool
-shepard_engine_interpolates_on_gpu (const shepard_engine *engine, const shepard_params *params, size_t n_queries)
+shepard_status
+shepard_engine_gpu_params (shepard_engine *engine, const shepard_params *params, size_t n_queries,
+                           shepard_params *resolved, shepard_error *error)
 {
-  return shepard_engine_runs_on_gpu (engine, params)
-         && shepard_engine_summation (engine, params, n_queries) != SHEPARD_SUMMATION_FAR_FIELD;
+  *resolved = *params;
+  resolved->summation = shepard_engine_summation (engine, params, n_queries);
+  if (resolved->summation != SHEPARD_SUMMATION_FAR_FIELD)
+    return SHEPARD_OK;
+  return shepard_engine_prepare_far_field (engine, error);
 }
 #endif
 
@@ -409,9 +439,15 @@ interpolate (shepard_engine *engine, const shepard_params *params, const shepard
   if (status != SHEPARD_OK)
     return status;
 #if SHEPARD_HAVE_CUDA
-  if (shepard_engine_interpolates_on_gpu (engine, params, queries->count))
-    return shepard_cuda_interpolate (engine->cuda, &engine->points, params, r_exp, queries, outputs, progress,
-                                     progress_data, error);
+  if (shepard_engine_runs_on_gpu (engine, params))
+    {
+      shepard_params resolved;
+      status = shepard_engine_gpu_params (engine, params, queries->count, &resolved, error);
+      if (status != SHEPARD_OK)
+        return status;
+      return shepard_cuda_interpolate (engine->cuda, &engine->points, &resolved, r_exp, queries, outputs, progress,
+                                       progress_data, error);
+    }
 #endif
   shepard_cpu_backend backend;
   status = shepard_engine_cpu_backend_for (engine, params, queries->count, &backend, error);

@@ -122,10 +122,13 @@ typedef struct {
  * their moments, which hold for every power, the nearest leaves point by point. Its guarantee: every query's value of
  * every field is within tolerance x (the field's largest value - its smallest) of the exact weighted mean, from a
  * proven bound per node, not from an estimate; with the coincident rule applied first, a query at a data point keeps
- * that point's value. It applies to interpolation on the CPU (float32 and float64 engines alike: the far field
- * computes in float64) with powers up to 64; cross-validation and explain weigh every pair. AUTO takes it where it is
- * expected to cost less than the brute force of the engine's backend (shepard_engine_summation says which it takes);
- * the tree is built at the first such interpolation and kept while the points stay. */
+ * that point's value. It applies to interpolation with powers up to 64, on the CPU (float32 and float64 engines
+ * alike: the far field computes in float64) and on CUDA, whose far field sums in float64 too over the same tree and
+ * test; there, as in every CUDA result, the value is then stored as float32 (a relative 6e-8 of its magnitude more)
+ * and AIDW's alpha is taken in float32 (a relative 6e-8 of alpha). Cross-validation and explain weigh every pair.
+ * AUTO takes it where it is expected to cost less than the brute force of the engine's backend
+ * (shepard_engine_summation says which it takes); the tree is built on the CPU at the first such interpolation (or
+ * by shepard_engine_prepare_far_field) and kept, on the GPU too, while the points stay. */
 
 /* The weighting neighbourhood of a query q (every backend, every path; gdal_grid invdistnn's rules with exact nearest
  * points rather than the first found):
@@ -208,12 +211,16 @@ void shepard_engine_free (shepard_engine *engine);
  * with the reason when "auto" fell back to the CPU. */
 const char *shepard_engine_describe (const shepard_engine *engine);
 /* How an interpolation of n_queries with params makes its all-points sums: SHEPARD_SUMMATION_FAR_FIELD or _EXACT.
- * AUTO is resolved by the expected costs on the CPU, and to EXACT on a CUDA engine (the GPU has no far field yet; a
- * FAR_FIELD asked of a CUDA engine runs on its CPU). EXACT too where the far field does not apply: local weighting,
+ * AUTO is resolved by the expected costs on the backend that runs params (the tree's build counts until it is
+ * built). EXACT too where the far field does not apply: local weighting,
  * smoothing, a power above SHEPARD_FAR_FIELD_MAX_POWER. A caller that splits one grid into bands resolves the choice
  * for the whole grid first, so that every band takes the same. */
 shepard_summation shepard_engine_summation (const shepard_engine *engine, const shepard_params *params,
                                             size_t n_queries);
+/* The same, as if the tree were built (its build not counted): what the interpolations will take once it is. It reads
+ * nothing that an interpolation writes, so it may be asked while one runs on another thread. */
+shepard_summation shepard_engine_summation_with_tree (const shepard_engine *engine, const shepard_params *params,
+                                                      size_t n_queries);
 /* Builds the far field's tree over the engine's points now, if not built yet; it is otherwise built at the first
  * interpolation that sums through it (1.7 s at 1M points on 2 cores). A caller that loads a layer in the background
  * calls this there, so that no preview waits for the tree. Kept until the points change. */

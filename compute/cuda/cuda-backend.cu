@@ -58,6 +58,8 @@ free_points (shepard_cuda_backend *backend)
   release (g.sorted);
   release (g.sorted_index);
   release (g.sorted_z);
+  // The tree belongs to the points it was built over.
+  free_far_field (backend->far_field);
 }
 
 static void
@@ -353,6 +355,11 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
   bool clamp = queries_need_clamp (set, params, queries, hood.smoothing2,
                                    hood.smoothed ? (double) hood.smoothing2 : coincident_d2);
   bool weigh_all = all_points && !stage1.no_data;
+  // The engine resolves the summation and hands over the tree (shepard_cuda_backend_set_far_field) before it asks.
+  bool far_field = weigh_all && params->summation == SHEPARD_SUMMATION_FAR_FIELD;
+  if (far_field && backend->far_field.source == nullptr)
+    return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The far field's tree is not on the GPU.");
+  stage1.far_field = far_field;
 
   // Bands: whole raster rows, as many as fit the band buffers; stage 2 then goes through the points in chunks.
   double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
@@ -428,7 +435,10 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
                "selecting the neighbourhoods on the GPU");
       CHECK (cudaEventRecord (marks[2], stream), "timing the GPU work");
       // The fields share stage 1's alphas and exponents; stage 2 weighs all points once per field.
-      for (size_t f = 0; weigh_all && f < fields; f++)
+      for (size_t f = 0; far_field && f < fields; f++)
+        CHECK (launch_far_field (backend->far_field, source, out, (int) f, params->tolerance, nullptr, stream),
+               "summing the far field on the GPU");
+      for (size_t f = 0; weigh_all && !far_field && f < fields; f++)
         {
           Stage1Outputs field_out = out;
           field_out.value = out.value + f * out.value_stride;
@@ -625,6 +635,16 @@ shepard_cuda_backend_set_points (shepard_cuda_backend *backend, const shepard_po
     {
       return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Copying the points to the GPU failed.");
     }
+}
+
+extern "C" shepard_status
+shepard_cuda_backend_set_far_field (shepard_cuda_backend *backend, const shepard_far_field *far_field,
+                                    shepard_error *error)
+{
+  cudaError_t status = upload_far_field (far_field, backend->far_field);
+  if (status != cudaSuccess)
+    return cuda_failure (error, status, "copying the far field's tree to the GPU");
+  return SHEPARD_OK;
 }
 
 extern "C" void

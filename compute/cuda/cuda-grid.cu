@@ -196,7 +196,7 @@ stage1_kernel (DeviceGrid grid, DevicePoints points, QuerySource source, Stage1P
     }
   out.done[i] = 0;
   out.exponent[i] = exponent;
-  out.offset[i] = -exponent * log2f (nearest + hood.smoothing2);
+  out.offset[i] = params.far_field ? nearest : -exponent * log2f (nearest + hood.smoothing2);
 }
 
 template <int K, bool Brute>

@@ -61,6 +61,26 @@ struct QuerySource {
   int count = 0; // queries in the band
 };
 
+// Query i of the band in the local frame, kept within +-kFarQuery.
+__device__ __forceinline__ void
+query_position (const QuerySource &source, int i, double &x, double &y)
+{
+  if (source.is_grid)
+    {
+      long long index = source.first_index + i;
+      long long row = index / source.width, col = index % source.width;
+      x = source.x_left + ((double) col + 0.5) * source.dx;
+      y = source.y_top - ((double) row + 0.5) * source.dy;
+    }
+  else
+    {
+      x = source.x[i];
+      y = source.y[i];
+    }
+  x = fmin (fmax (x, -kFarQuery), kFarQuery);
+  y = fmin (fmax (y, -kFarQuery), kFarQuery);
+}
+
 // How stage 1 treats a query's neighbourhood (shepard-engine.h's "The weighting neighbourhood").
 enum NeighbourhoodMode {
   // Every point (stage 2), or the max_points nearest of all points, weighed in the search kernel: the search that
@@ -106,6 +126,7 @@ struct Stage1Params {
   float local_to_given; // 1 / scale, for r_obs
   Neighbourhood hood;
   bool no_data;      // kFused: every query has fewer than min_points (n or N below it): NaN everywhere
+  bool far_field;    // kFused, all points: stage 2 is the far field, which takes the nearest d2 in out.offset
   int n_fields;      // values written per query (planes of out.value)
 };
 
@@ -115,7 +136,7 @@ struct Stage1Outputs {
   size_t value_stride;
   unsigned char *done;// 1 when value is final after stage 1
   float *exponent;    // w = 2^(exponent * log2 (d2 + S^2) + offset) = ((d2 + S^2) / (d2_nearest + S^2))^exponent
-  float *offset;      // (the neighbourhood kernel finds d2_nearest here)
+  float *offset;      // (the neighbourhood kernel and the far field find d2_nearest here)
   float *alpha;       // may be null
   float *r_obs;       // may be null
   double *sum_w, *sum_wz; // stage 2 sums over the point chunks done so far
@@ -152,6 +173,26 @@ cudaError_t launch_stage2 (const DevicePoints &points, const QuerySource &querie
                            int multiprocessors, cudaStream_t stream);
 
 cudaError_t finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream);
+
+// The far field's tree (far-field-tree.h) on the device: the CPU builds it, upload_far_field copies it.
+struct DeviceFarField {
+  const shepard_far_field *source = nullptr; // the host tree copied here; null: none
+  size_t n = 0, n_nodes = 0;
+  int n_fields = 0, n_slots = 0;
+  double *x = nullptr, *y = nullptr, *z = nullptr; // tree order; z: n_fields planes of shifted values
+  double z_min[SHEPARD_MAX_FIELDS] = {};
+  const void *nodes = nullptr; // far_node[n_nodes]
+  double *spread = nullptr, *moments = nullptr;
+};
+
+cudaError_t upload_far_field (const shepard_far_field *far_field, DeviceFarField &device);
+void free_far_field (DeviceFarField &device);
+
+// The far field's sums for field `field` of every query of the band that stage 1 left undone (its exponent and, in
+// offset, its nearest squared distance), written as local values into out.value's plane `field`. work (device, two
+// counters: far terms and direct pairs, added to; may be null) is for benchmarks.
+cudaError_t launch_far_field (const DeviceFarField &tree, const QuerySource &queries, const Stage1Outputs &out,
+                              int field, double tolerance, unsigned long long *work, cudaStream_t stream);
 
 // Cross-validation: the queries are the data points themselves, taken in the even grid's sorted order (query slot s is
 // the point in grid slot s) so that neighbouring threads search neighbouring cells. Each leaves out its own slot
@@ -257,6 +298,7 @@ struct shepard_cuda_backend {
   void *scan_storage = nullptr;
   size_t scan_storage_bytes = 0;
   shepard_cuda::Band band;
+  shepard_cuda::DeviceFarField far_field;
   shepard_cuda::CvBuffers *cv = nullptr;
   shepard_cuda_variant variant = { SHEPARD_CUDA_WEIGHTING_TILED, SHEPARD_CUDA_LAYOUT_AOAS, SHEPARD_CUDA_KNN_GRID };
   shepard_cuda_timings timings = {};

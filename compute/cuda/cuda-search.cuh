@@ -30,20 +30,7 @@ __device__ __forceinline__ Query
 query_at (const QuerySource &source, int i)
 {
   double x, y;
-  if (source.is_grid)
-    {
-      long long index = source.first_index + i;
-      long long row = index / source.width, col = index % source.width;
-      x = source.x_left + ((double) col + 0.5) * source.dx;
-      y = source.y_top - ((double) row + 0.5) * source.dy;
-    }
-  else
-    {
-      x = source.x[i];
-      y = source.y[i];
-    }
-  x = fmin (fmax (x, -kFarQuery), kFarQuery);
-  y = fmin (fmax (y, -kFarQuery), kFarQuery);
+  query_position (source, i, x, y);
   Query q;
   q.x_hi = (float) x;
   q.x_lo = (float) (x - (double) q.x_hi);

@@ -296,7 +296,9 @@ test_tolerance_validated (void)
   g_assert_cmpint (shepard_params_validate (&params, &error), ==, SHEPARD_ERROR_INVALID_ARGUMENT);
 }
 
-/* A CUDA engine asked for the far field runs it on the CPU (the GPU has none yet), within the same promise. */
+/* A CUDA engine: auto takes the brute force for a small grid before the tree is built; asked for the far field, it
+ * sums it on the GPU, within the same promise and the float32 of CUDA results (alpha and the stored value:
+ * test-cuda-far-field.c's slack). */
 static void
 test_cuda_engine_asked_for_far_field (void)
 {
@@ -320,7 +322,7 @@ test_cuda_engine_asked_for_far_field (void)
   interpolate (cpu, &params, &grid, exact);
   double range = range_of (points->z, points->count);
   for (size_t i = 0; i < cells; i++)
-    g_assert_cmpfloat (fabs (far[i] - exact[i]), <=, params.tolerance * range);
+    g_assert_cmpfloat (fabs (far[i] - exact[i]), <=, (params.tolerance + 4e-6) * range);
   g_free (far);
   g_free (exact);
   shepard_engine_free (cuda);

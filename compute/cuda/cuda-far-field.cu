@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The far field's sums on the device: the CPU's tree (far-field.c) and its acceptance test (far-field-tree.h), so
+// that the GPU keeps far-field.h's guarantee; every sum in float64. One warp serves a tile of 8 x 4 neighbouring
+// queries. It walks the tree together, 32 nodes a step (one a lane; the test is the tile's, so every lane of a query
+// agrees), and gathers two lists in shared memory: nodes accepted with the order each needs, and nodes whose points
+// are weighed one by one. Then every lane sums both lists for its own query, without divergence: an accepted node's
+// moments pass into shared memory once for the warp, and a near node's points pass through registers by shuffles,
+// as the tiled brute-force kernel streams its points.
+#include "cuda-internal.cuh"
+
+#include "../far-field-tree.h"
+
+namespace shepard_cuda {
+
+namespace {
+
+constexpr int kTileColumns = 8, kTileRows = 4; // a grid band's tile: one query a lane
+constexpr int kWarpsPerBlock = 4;
+// Registers bound the warps a multiprocessor keeps (128 each at 4 blocks of 4 warps): the float64 sums' latency wants
+// as many as it can have without spilling.
+constexpr int kBlocksPerMultiprocessor = 5;
+constexpr unsigned kFullMask = 0xffffffffu;
+// The walk's stack of nodes still to test: a step pops up to 32 and pushes two children for each node opened. Where
+// they would not fit (a tile far larger than the points' spacing), the node's points are weighed one by one instead:
+// exact, only slower.
+constexpr int kStackCapacity = 768;
+// Lists are summed and emptied when full.
+constexpr int kFarCapacity = 64, kNearCapacity = 64;
+constexpr int kTerms = FAR_FIELD_TERMS_MAX;
+
+struct WarpLists {
+  int stack[kStackCapacity];
+  int far_node[kFarCapacity];
+  int far_order[kFarCapacity];
+  int near_node[kNearCapacity];
+  // the accepted node's moments being summed, {real, imaginary}: the weights' [0], the field's [1]
+  double2 moments[2][kTerms];
+  far_field_tile_bounds bounds;
+};
+
+// One lane's query and its running sums.
+struct LaneQuery {
+  bool active; // a query of the band that stage 1 left to the far field
+  int index;
+  double x, y, nearest_d2, inverse_nearest_d2, s; // s = alpha / 2
+  double sum_w, sum_wz;
+};
+
+__device__ __forceinline__ double
+warp_min (double value)
+{
+  for (int offset = 16; offset > 0; offset /= 2)
+    value = fmin (value, __shfl_xor_sync (kFullMask, value, offset));
+  return value;
+}
+
+__device__ __forceinline__ double
+warp_max (double value)
+{
+  for (int offset = 16; offset > 0; offset /= 2)
+    value = fmax (value, __shfl_xor_sync (kFullMask, value, offset));
+  return value;
+}
+
+// (nearest_d2 / d2)^s, given 1 / d2 or 1 / nearest_d2 (a multiplication where a division costs a dozen
+// instructions): by products where every query of the tile has the same whole 2s (IDW with a whole power), else by
+// the series of far-field-power.h, as far-field.c weighs.
+__device__ __forceinline__ double
+relative_weight (double d2, double inverse_d2, const LaneQuery &q, int whole_power)
+{
+  if (whole_power > 0)
+    {
+      double ratio = q.nearest_d2 * inverse_d2;
+      double w = whole_power & 1 ? sqrt (ratio) : 1.0;
+      for (int i = 0; i < whole_power / 2; i++)
+        w *= ratio;
+      return w;
+    }
+  return far_field_exp (-q.s * far_field_log (d2 * q.inverse_nearest_d2));
+}
+
+// Where moment (j, l), j <= l, is stored (far-field.c's order).
+__host__ __device__ constexpr int
+term_index (int j, int l)
+{
+  return (j + l > 0 ? FAR_FIELD_TERMS_OF_ORDER (j + l - 1) : 0) + j;
+}
+
+struct TermTable {
+  unsigned char index[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX / 2 + 1]; // [d][j]: moment (j, j + d)
+};
+
+constexpr TermTable
+term_table ()
+{
+  TermTable table = {};
+  for (int d = 0; d <= FAR_FIELD_ORDER_MAX; d++)
+    for (int j = 0; 2 * j + d <= FAR_FIELD_ORDER_MAX; j++)
+      table.index[d][j] = (unsigned char) term_index (j, j + d);
+  return table;
+}
+
+// 1 / k, and where moment (j, j + d) is stored at [d][j]: the same for every lane, from the constant cache.
+__constant__ double kInverse[FAR_FIELD_ORDER_MAX + 2] = {
+  0.0,        1.0,        1.0 / 2,  1.0 / 3,  1.0 / 4,  1.0 / 5,  1.0 / 6,  1.0 / 7,  1.0 / 8, 1.0 / 9,
+  1.0 / 10,   1.0 / 11,   1.0 / 12, 1.0 / 13, 1.0 / 14, 1.0 / 15, 1.0 / 16, 1.0 / 17,
+};
+__constant__ TermTable kTermIndex = term_table ();
+
+// Every accepted node of the list, from its moments: sum_{j<=l} 2 Re(c_j c_l |v|^2j conj(v)^(l-j) M_jl) (once for
+// j = l) with v = radius conj(r) / |r|^2, times (nearest / |r|)^alpha, as far-field.c's sum_far_node.
+__device__ __forceinline__ void
+sum_far_list (const DeviceFarField &tree, int field, WarpLists &lists, int count, LaneQuery &q, int whole_power)
+{
+  const far_node *nodes = static_cast<const far_node *> (tree.nodes);
+  int lane = threadIdx.x % 32;
+  for (int e = 0; e < count; e++)
+    {
+      int node = lists.far_node[e], order = lists.far_order[e];
+      int terms = FAR_FIELD_TERMS_OF_ORDER (order);
+      const double *weights = tree.moments + (size_t) node * tree.n_slots * 2 * kTerms;
+      const double *values = weights + (size_t) (1 + field) * 2 * kTerms;
+      for (int u = lane; u < 2 * terms; u += 32)
+        {
+          int part = u / terms, t = u - part * terms;
+          const double *from = part == 0 ? weights : values;
+          lists.moments[part][t] = make_double2 (from[t], from[kTerms + t]);
+        }
+      __syncwarp ();
+      if (q.active)
+        {
+          const far_node &n = nodes[node];
+          double radius = n.radius > 0.0 ? n.radius : 1.0;
+          double r_re = q.x - n.cx, r_im = q.y - n.cy, r2 = r_re * r_re + r_im * r_im, inverse_r2 = 1.0 / r2;
+          double v_re = radius * r_re * inverse_r2, v_im = -radius * r_im * inverse_r2;
+          double modulus2 = v_re * v_re + v_im * v_im;
+          const double2 *m_w = lists.moments[0], *m_z = lists.moments[1];
+          // Four sums, so that four chains of additions overlap; the coefficients c_j c_l by their ratios (the
+          // divisions are constants), kept in registers.
+          double w_re = 0.0, w_im = 0.0, z_re = 0.0, z_im = 0.0;
+          double p_re = 1.0, p_im = 0.0, c_d = 1.0; // v^d and c_d
+          // Loops at run time (their bounds are the order): unrolled, they would keep too much in registers.
+#pragma unroll 1
+          for (int d = 0; d <= order; d++) // d = l - j
+            {
+              double pair = d > 0 ? 2.0 * c_d : c_d; // c_j c_(j+d), twice for d > 0
+              double modulus_power = 1.0;             // |v|^2j
+              const unsigned char *terms_of_d = kTermIndex.index[d];
+#pragma unroll 1
+              for (int j = 0; 2 * j + d <= order; j++)
+                {
+                  int t = terms_of_d[j];
+                  double coefficient = pair * modulus_power;
+                  double a = coefficient * p_re, b = coefficient * p_im;
+                  double2 moment_w = m_w[t], moment_z = m_z[t];
+                  w_re += a * moment_w.x;
+                  w_im += b * moment_w.y;
+                  z_re += a * moment_z.x;
+                  z_im += b * moment_z.y;
+                  modulus_power *= modulus2;
+                  pair *= (q.s + j) * (q.s + j + d) * kInverse[j + 1] * kInverse[j + d + 1];
+                }
+              double next_re = p_re * v_re - p_im * v_im;
+              p_im = p_re * v_im + p_im * v_re;
+              p_re = next_re;
+              c_d *= (q.s + d) * kInverse[d + 1];
+            }
+          double sum_w = w_re + w_im, sum_wz = z_re + z_im;
+          // (nearest / |r|)^alpha: at most (1 + rho)^alpha, as the nearest point is no farther than this node's
+          double factor = relative_weight (r2, inverse_r2, q, whole_power);
+          q.sum_w += factor * sum_w;
+          q.sum_wz += factor * sum_wz;
+        }
+      __syncwarp ();
+    }
+}
+
+// The points of every node of the list weighed one by one: lane t loads point base + t, and the warp passes each
+// point to every lane.
+__device__ __forceinline__ void
+sum_near_list (const DeviceFarField &tree, int field, const WarpLists &lists, int count, LaneQuery &q,
+               int whole_power)
+{
+  const far_node *nodes = static_cast<const far_node *> (tree.nodes);
+  const double *z = tree.z + (size_t) field * tree.n;
+  int lane = threadIdx.x % 32;
+  for (int e = 0; e < count; e++)
+    {
+      const far_node &n = nodes[lists.near_node[e]];
+      for (size_t base = n.begin; base < n.end; base += 32)
+        {
+          size_t mine = base + lane;
+          double px = 0.0, py = 0.0, pz = 0.0;
+          if (mine < n.end)
+            {
+              px = tree.x[mine];
+              py = tree.y[mine];
+              pz = z[mine];
+            }
+          int points = n.end - base < 32 ? (int) (n.end - base) : 32;
+          for (int t = 0; t < points; t++)
+            {
+              double x = __shfl_sync (kFullMask, px, t), y = __shfl_sync (kFullMask, py, t);
+              double value = __shfl_sync (kFullMask, pz, t);
+              if (q.active)
+                {
+                  double dx = x - q.x, dy = y - q.y;
+                  double d2 = dx * dx + dy * dy;
+                  double w = relative_weight (d2, whole_power > 0 ? 1.0 / d2 : 0.0, q, whole_power);
+                  q.sum_w += w;
+                  q.sum_wz += w * value;
+                }
+            }
+        }
+    }
+}
+
+__device__ __forceinline__ int
+lanes_below (unsigned mask)
+{
+  return __popc (mask & ((1u << (threadIdx.x % 32)) - 1u));
+}
+
+enum NodeChoice { kNone, kFar, kNear, kOpen };
+
+__global__ void __launch_bounds__ (kWarpsPerBlock * 32, kBlocksPerMultiprocessor)
+far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, int field, double tolerance,
+                  int tiles_across, int tiles, unsigned long long *work)
+{
+  __shared__ WarpLists all_lists[kWarpsPerBlock];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int tile = blockIdx.x * kWarpsPerBlock + warp;
+  if (tile >= tiles)
+    return; // the whole warp
+  WarpLists &lists = all_lists[warp];
+
+  LaneQuery q = {};
+  if (source.is_grid)
+    {
+      int column = (tile % tiles_across) * kTileColumns + lane % kTileColumns;
+      int row = (tile / tiles_across) * kTileRows + lane / kTileColumns;
+      q.index = row * source.width + column;
+      q.active = column < source.width && q.index < source.count;
+    }
+  else
+    {
+      q.index = tile * 32 + lane;
+      q.active = q.index < source.count;
+    }
+  q.active = q.active && !out.done[q.index];
+  unsigned active_lanes = __ballot_sync (kFullMask, q.active);
+  if (active_lanes == 0)
+    return;
+  if (q.active)
+    {
+      query_position (source, q.index, q.x, q.y);
+      q.nearest_d2 = out.offset[q.index];
+      q.inverse_nearest_d2 = 1.0 / q.nearest_d2;
+      q.s = -(double) out.exponent[q.index];
+    }
+
+  // The tile's box and what the acceptance test needs of its queries.
+  double box_x_min = warp_min (q.active ? q.x : INFINITY), box_x_max = warp_max (q.active ? q.x : -INFINITY);
+  double box_y_min = warp_min (q.active ? q.y : INFINITY), box_y_max = warp_max (q.active ? q.y : -INFINITY);
+  double alpha_min = warp_min (q.active ? 2.0 * q.s : INFINITY), alpha_max = warp_max (q.active ? 2.0 * q.s : 0.0);
+  // The nearest distances come from stage 1 in float: a little more covers their rounding.
+  double nearest_max = sqrt (warp_max (q.active ? q.nearest_d2 : 0.0)) * (1.0 + 1e-6);
+  int whole_power = 0;
+  if (q.active)
+    {
+      double p = 2.0 * q.s;
+      whole_power = p == floor (p) && p >= 1.0 && p <= 16.0 ? (int) p : 0;
+    }
+  int first_whole = __shfl_sync (kFullMask, whole_power, __ffs (active_lanes) - 1);
+  whole_power = __all_sync (kFullMask, !q.active || whole_power == first_whole) ? first_whole : 0;
+  if (lane == 0)
+    {
+      far_field_tile_bounds_init (&lists.bounds, tolerance, alpha_min, alpha_max, nearest_max);
+      lists.stack[0] = 0;
+    }
+  __syncwarp ();
+
+  const far_node *nodes = static_cast<const far_node *> (tree.nodes);
+  int top = 1, far_count = 0, near_count = 0;
+  unsigned long long far_terms = 0, direct_points = 0;
+  while (top > 0)
+    {
+      int popped = top < 32 ? top : 32;
+      int node = lane < popped ? lists.stack[top - 1 - lane] : -1;
+      top -= popped;
+      __syncwarp ();
+      NodeChoice choice = kNone;
+      int order = -1;
+      if (node >= 0)
+        {
+          const far_node &n = nodes[node];
+          double dx = fmax (0.0, fmax (box_x_min - n.cx, n.cx - box_x_max));
+          double dy = fmax (0.0, fmax (box_y_min - n.cy, n.cy - box_y_max));
+          order = far_field_accept_order (&lists.bounds, (double) tree.n, n.radius,
+                                          tree.spread + (size_t) node * FAR_FIELD_SPREADS, dx * dx + dy * dy);
+          choice = order >= 0 ? kFar : n.second_child == 0 ? kNear : kOpen;
+        }
+
+      unsigned far_lanes = __ballot_sync (kFullMask, choice == kFar);
+      if (far_count + __popc (far_lanes) > kFarCapacity)
+        {
+          sum_far_list (tree, field, lists, far_count, q, whole_power);
+          far_terms += far_count;
+          far_count = 0;
+        }
+      if (choice == kFar)
+        {
+          int slot = far_count + lanes_below (far_lanes);
+          lists.far_node[slot] = node;
+          lists.far_order[slot] = order;
+        }
+      far_count += __popc (far_lanes);
+
+      unsigned open_lanes = __ballot_sync (kFullMask, choice == kOpen);
+      if (top + 2 * __popc (open_lanes) <= kStackCapacity)
+        {
+          if (choice == kOpen)
+            {
+              int slot = top + 2 * lanes_below (open_lanes);
+              lists.stack[slot] = (int) nodes[node].second_child;
+              lists.stack[slot + 1] = node + 1;
+            }
+          top += 2 * __popc (open_lanes);
+        }
+      else if (choice == kOpen)
+        choice = kNear;
+
+      unsigned near_lanes = __ballot_sync (kFullMask, choice == kNear);
+      if (near_count + __popc (near_lanes) > kNearCapacity)
+        {
+          __syncwarp ();
+          sum_near_list (tree, field, lists, near_count, q, whole_power);
+          near_count = 0;
+        }
+      if (choice == kNear)
+        {
+          lists.near_node[near_count + lanes_below (near_lanes)] = node;
+          direct_points += nodes[node].end - nodes[node].begin;
+        }
+      near_count += __popc (near_lanes);
+      __syncwarp ();
+    }
+  sum_far_list (tree, field, lists, far_count, q, whole_power);
+  far_terms += far_count;
+  sum_near_list (tree, field, lists, near_count, q, whole_power);
+
+  if (q.active)
+    out.value[(size_t) field * out.value_stride + q.index] = (float) (tree.z_min[field] + q.sum_wz / q.sum_w);
+  if (work)
+    {
+      // direct_points was counted by the lanes that listed the nodes
+      for (int offset = 16; offset > 0; offset /= 2)
+        direct_points += __shfl_xor_sync (kFullMask, direct_points, offset);
+      if (lane == 0)
+        {
+          unsigned long long queries = (unsigned long long) __popc (active_lanes);
+          atomicAdd (&work[0], far_terms * queries);
+          atomicAdd (&work[1], direct_points * queries);
+        }
+    }
+}
+
+template <typename T>
+cudaError_t
+copy_to_device (T *&device, const T *host, size_t count)
+{
+  cudaError_t status = cudaMalloc (&device, count * sizeof (T));
+  if (status == cudaSuccess)
+    status = cudaMemcpy (device, host, count * sizeof (T), cudaMemcpyHostToDevice);
+  return status;
+}
+
+} // namespace
+
+void
+free_far_field (DeviceFarField &device)
+{
+  release (device.x);
+  release (device.y);
+  release (device.z);
+  release (device.spread);
+  release (device.moments);
+  void *nodes = const_cast<void *> (device.nodes);
+  release (nodes);
+  device = DeviceFarField ();
+}
+
+cudaError_t
+upload_far_field (const shepard_far_field *far_field, DeviceFarField &device)
+{
+  if (device.source == far_field)
+    return cudaSuccess;
+  free_far_field (device);
+  size_t n = far_field->n, n_nodes = far_field->n_nodes;
+  DeviceFarField copy;
+  copy.n = n;
+  copy.n_nodes = n_nodes;
+  copy.n_fields = (int) far_field->n_fields;
+  copy.n_slots = (int) far_field->n_slots;
+  for (size_t f = 0; f < far_field->n_fields; f++)
+    copy.z_min[f] = far_field->z_min[f];
+  far_node *nodes = nullptr;
+  cudaError_t status = copy_to_device (copy.x, far_field->x, n);
+  if (status == cudaSuccess)
+    status = copy_to_device (copy.y, far_field->y, n);
+  if (status == cudaSuccess)
+    status = copy_to_device (copy.z, far_field->z, n * far_field->n_fields);
+  if (status == cudaSuccess)
+    status = copy_to_device (nodes, far_field->nodes, n_nodes);
+  copy.nodes = nodes;
+  if (status == cudaSuccess)
+    status = copy_to_device (copy.spread, far_field->spread, n_nodes * FAR_FIELD_SPREADS);
+  if (status == cudaSuccess)
+    status = copy_to_device (copy.moments, far_field->moments, n_nodes * far_field->n_slots * 2 * kTerms);
+  if (status != cudaSuccess)
+    {
+      free_far_field (copy);
+      return status;
+    }
+  copy.source = far_field;
+  device = copy;
+  return cudaSuccess;
+}
+
+cudaError_t
+launch_far_field (const DeviceFarField &tree, const QuerySource &queries, const Stage1Outputs &out, int field,
+                  double tolerance, unsigned long long *work, cudaStream_t stream)
+{
+  if (queries.count == 0)
+    return cudaSuccess;
+  int tiles_across = 0, tiles = 0;
+  if (queries.is_grid)
+    {
+      // Bands are whole rows of the raster.
+      int rows = (queries.count + queries.width - 1) / queries.width;
+      tiles_across = (queries.width + kTileColumns - 1) / kTileColumns;
+      tiles = tiles_across * ((rows + kTileRows - 1) / kTileRows);
+    }
+  else
+    tiles = (queries.count + 31) / 32;
+  int blocks = (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  far_field_kernel<<<blocks, kWarpsPerBlock * 32, 0, stream>>> (tree, queries, out, field, tolerance, tiles_across,
+                                                                 tiles, work);
+  return cudaGetLastError ();
+}
+
+} // namespace shepard_cuda
