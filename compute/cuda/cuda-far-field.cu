@@ -336,6 +336,7 @@ far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, in
           __syncwarp ();
           sum_near_list (tree, field, lists, near_count, q, whole_power);
           near_count = 0;
+          __syncwarp (); // every lane has read the list before it is written again
         }
       if (choice == kNear)
         {

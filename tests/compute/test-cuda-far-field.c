@@ -94,6 +94,12 @@ params_of (const far_case *test, shepard_summation summation)
     }
   params.summation = summation;
   params.tolerance = test->tolerance;
+  /* Points on a line span no area: AIDW takes the one given (the line's bounding box). */
+  if (test->layout == LINE_LAYOUT && test->method == SHEPARD_METHOD_AIDW)
+    {
+      params.area_mode = SHEPARD_AREA_GIVEN;
+      params.area = 800.0 * 400.0;
+    }
   return params;
 }
 
