@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "bench-support.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,4 +70,20 @@ bench_parse_sizes (const char *text, int max_size, int *sizes, int capacity, int
       sizes[unique++] = sizes[i];
   *count = unique;
   return *count > 0;
+}
+
+int
+bench_compare_doubles (const void *a, const void *b)
+{
+  double left = *(const double *) a, right = *(const double *) b;
+  return (left > right) - (left < right);
+}
+
+double
+bench_median (double *values, int count)
+{
+  if (count == 0)
+    return NAN;
+  qsort (values, (size_t) count, sizeof *values, bench_compare_doubles);
+  return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
 }

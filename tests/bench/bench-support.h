@@ -18,6 +18,11 @@ void *bench_allocate (size_t count, size_t size, const char *hint);
 
 /* "10,100,1000": counts from 1 to max_size, at most capacity of them, into sizes in ascending order without
  * repeats; false for anything else. */
+/* qsort's comparison of doubles, ascending. */
+int bench_compare_doubles (const void *a, const void *b);
+/* The median of count values (sorted in place); NAN for none. */
+double bench_median (double *values, int count);
+
 bool bench_parse_sizes (const char *text, int max_size, int *sizes, int capacity, int *count);
 
 #endif /* SHEPARD_BENCH_SUPPORT_H */

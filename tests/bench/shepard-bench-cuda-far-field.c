@@ -111,20 +111,6 @@ fail (const char *what, const shepard_error *error)
   exit (1);
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *values, int count)
-{
-  qsort (values, (size_t) count, sizeof *values, compare_doubles);
-  return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
-
 /* The grid: size x size cells over the points' square. */
 static shepard_grid
 grid_over (const bench_points *data, int size)
@@ -190,10 +176,10 @@ time_gpu (shepard_engine *gpu, const shepard_params *params, const shepard_grid 
       device[run] = timings.upload_ms + timings.knn_ms + timings.weighting_ms;
       wall[run] = 1e3 * seconds;
     }
-  t->device_ms = median (device, repeat);
-  t->knn_ms = median (knn, repeat);
-  t->weighting_ms = median (weighting, repeat);
-  t->end_to_end_ms = median (wall, repeat);
+  t->device_ms = bench_median (device, repeat);
+  t->knn_ms = bench_median (knn, repeat);
+  t->weighting_ms = bench_median (weighting, repeat);
+  t->end_to_end_ms = bench_median (wall, repeat);
   t->error_of_range = 0.0;
   t->error_of_value = 0.0;
   for (int r = 0; r < rows; r++)

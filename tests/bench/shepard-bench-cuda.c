@@ -265,20 +265,6 @@ pairs_per_query (method_id method, size_t n_points)
   return method == METHOD_LOCAL_AIDW ? (double) LOCAL_NEIGHBORS : (double) n_points;
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double left = *(const double *) a, right = *(const double *) b;
-  return (left > right) - (left < right);
-}
-
-static double
-median (double *values, int count)
-{
-  qsort (values, (size_t) count, sizeof *values, compare_doubles);
-  return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
-
 static uint64_t
 splitmix64 (uint64_t *state)
 {
@@ -411,9 +397,9 @@ time_gpu (bench *b, const shepard_point_set *points, const shepard_params *param
       weighting[run] = timings.weighting_ms;
       end_to_end[run] = 1e3 * seconds;
     }
-  times->knn_ms = median (knn, repeat);
-  times->weighting_ms = median (weighting, repeat);
-  times->end_to_end_ms = median (end_to_end, repeat);
+  times->knn_ms = bench_median (knn, repeat);
+  times->weighting_ms = bench_median (weighting, repeat);
+  times->end_to_end_ms = bench_median (end_to_end, repeat);
   free (knn);
   free (weighting);
   free (end_to_end);
@@ -445,7 +431,7 @@ time_cpu (shepard_engine *engine, const shepard_params *params, const shepard_gr
     }
   free (values);
   *band_rows = band.height;
-  return 1e3 * median (seconds, CPU_RUNS) * (double) grid->height / (double) band.height;
+  return 1e3 * bench_median (seconds, CPU_RUNS) * (double) grid->height / (double) band.height;
 }
 
 /* Times both CPU paths for one method on this grid; the local method is measured only at its own size. */
@@ -627,8 +613,8 @@ run_cdp_idw (bench *b, const shepard_point_set *points, const shepard_grid *grid
     }
   else
     {
-      row->weighting_ms = median (kernel, repeat);
-      row->end_to_end_ms = median (end_to_end, repeat);
+      row->weighting_ms = bench_median (kernel, repeat);
+      row->end_to_end_ms = bench_median (end_to_end, repeat);
       row->pairs_per_second = pairs / (1e-3 * row->weighting_ms);
       snprintf (row->note, sizeof row->note, "e2e includes its own upload of the points");
       /* The kernel weighed the point set's local values: back to given units. */

@@ -145,20 +145,6 @@ parse_options (int argc, char **argv, options *opts)
   return true;
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double left = *(const double *) a, right = *(const double *) b;
-  return (left > right) - (left < right);
-}
-
-static double
-median (double *values, int count)
-{
-  qsort (values, (size_t) count, sizeof *values, compare_doubles);
-  return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
-
 /* The papers' defaults, but for the random layers Rmax = 4: uniform points sit near R = 3, which Rmax = 2 would put at
  * alpha5 everywhere, and the check between GPU and CPU should see every level of alpha. */
 static void
@@ -203,7 +189,7 @@ time_calls (shepard_engine *engine, const shepard_params *params, double *predic
       if (run >= 0)
         ms[run] = 1e3 * (bench_now () - start);
     }
-  double result = median (ms, repeat);
+  double result = bench_median (ms, repeat);
   free (ms);
   return result;
 }
@@ -453,10 +439,10 @@ time_device (shepard_cuda_backend *gpu, const shepard_point_set *set, const shep
   /* The backend predicts in the point set's local frame of values. */
   for (size_t i = 0; i < set->n; i++)
     prediction[i] = shepard_point_set_value (set, 0, predicted[i]);
-  row->knn_ms = median (knn, repeat);
-  row->weighting_ms = median (weighting, repeat);
-  row->copy_ms = median (copy, repeat);
-  row->device_ms = median (device, repeat);
+  row->knn_ms = bench_median (knn, repeat);
+  row->weighting_ms = bench_median (weighting, repeat);
+  row->copy_ms = bench_median (copy, repeat);
+  row->device_ms = bench_median (device, repeat);
   free (knn);
   free (weighting);
   free (copy);

@@ -238,13 +238,6 @@ parse_options (int argc, char **argv, options *opts)
   return true;
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double left = *(const double *) a, right = *(const double *) b;
-  return (left > right) - (left < right);
-}
-
 /* Median and maximum of frame count values of one stage, from the frames x STAGE_COUNT table. */
 static stat
 stage_stat (const double *times, int frames, stage_id stage)
@@ -254,7 +247,7 @@ stage_stat (const double *times, int frames, stage_id stage)
 
   for (int f = 0; f < frames; f++)
     column[f] = times[(size_t) f * STAGE_COUNT + stage];
-  qsort (column, (size_t) frames, sizeof *column, compare_doubles);
+  qsort (column, (size_t) frames, sizeof *column, bench_compare_doubles);
   s.median = frames % 2 ? column[frames / 2] : 0.5 * (column[frames / 2 - 1] + column[frames / 2]);
   s.max = column[frames - 1];
   free (column);

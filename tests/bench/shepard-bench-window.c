@@ -230,28 +230,12 @@ time_change (Probe *probe, int step, Series *series, gboolean record)
     series->fine_presented_ms[series->presented_count++] = (presented - changed_at) / 1e3;
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *values, int count)
-{
-  if (count == 0)
-    return NAN;
-  qsort (values, (size_t) count, sizeof *values, compare_doubles);
-  return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
-
 static double
 largest (double *values, int count)
 {
   if (count == 0)
     return NAN;
-  qsort (values, (size_t) count, sizeof *values, compare_doubles);
+  qsort (values, (size_t) count, sizeof *values, bench_compare_doubles);
   return values[count - 1];
 }
 
@@ -320,17 +304,17 @@ run_configuration (Probe *probe, int size_k, const Weighting *weighting, int pre
       for (int step = 0; step < warm_up + changes; step++)
         time_change (probe, step, &series, step >= warm_up);
       ShepardSurface *surface = shepard_window_get_surface (probe->window);
-      format_ms (coarse, sizeof coarse, median (series.coarse_ms, series.coarse_count));
-      format_ms (fine, sizeof fine, median (series.fine_ms, series.fine_count));
+      format_ms (coarse, sizeof coarse, bench_median (series.coarse_ms, series.coarse_count));
+      format_ms (fine, sizeof fine, bench_median (series.fine_ms, series.fine_count));
       format_ms (fine_worst, sizeof fine_worst, largest (series.fine_ms, series.fine_count));
-      format_ms (compute, sizeof compute, median (series.compute_ms, series.fine_count));
-      format_ms (coarse_compute, sizeof coarse_compute, median (series.coarse_compute_ms, series.coarse_count));
-      format_ms (presented, sizeof presented, median (series.fine_presented_ms, series.presented_count));
-      format_ms (delivered, sizeof delivered, median (series.delivered_ms, series.fine_count));
-      format_ms (drawn, sizeof drawn, median (series.drawn_ms, series.fine_count));
-      format_ms (painted, sizeof painted, median (series.painted_ms, series.fine_count));
+      format_ms (compute, sizeof compute, bench_median (series.compute_ms, series.fine_count));
+      format_ms (coarse_compute, sizeof coarse_compute, bench_median (series.coarse_compute_ms, series.coarse_count));
+      format_ms (presented, sizeof presented, bench_median (series.fine_presented_ms, series.presented_count));
+      format_ms (delivered, sizeof delivered, bench_median (series.delivered_ms, series.fine_count));
+      format_ms (drawn, sizeof drawn, bench_median (series.drawn_ms, series.fine_count));
+      format_ms (painted, sizeof painted, bench_median (series.painted_ms, series.fine_count));
       if (series.coarse_count > 0)
-        snprintf (coarse_side, sizeof coarse_side, "%.0f", median (series.coarse_side, series.coarse_count));
+        snprintf (coarse_side, sizeof coarse_side, "%.0f", bench_median (series.coarse_side, series.coarse_count));
       else
         snprintf (coarse_side, sizeof coarse_side, "%s", "—");
       printf ("%5dK  %-16s %4zu x %-4zu %-15s %6s %6s %6s %7s | %7s %7s %7s %7s %7s | %7s\n", size_k,
@@ -340,14 +324,14 @@ run_configuration (Probe *probe, int size_k, const Weighting *weighting, int pre
       if (!on_gpu && !local && preview == CPU_GOAL_PREVIEW && weighting->summation == SHEPARD_SUMMATION_AUTO)
         printf ("        goal: a %d^2 preview of 1M points in <= %.0f ms on the CPU: %s (the drawn %d^2 frame %s ms "
                 "after the change, the engine's part %s ms)\n",
-                CPU_GOAL_PREVIEW, CPU_GOAL_MS, median (series.fine_ms, series.fine_count) <= CPU_GOAL_MS ? "met"
+                CPU_GOAL_PREVIEW, CPU_GOAL_MS, bench_median (series.fine_ms, series.fine_count) <= CPU_GOAL_MS ? "met"
                                                                                                        : "NOT met",
                 CPU_GOAL_PREVIEW, fine, compute);
       fflush (stdout);
       if (on_gpu && interop && local && size_k == GOAL_SIZE_K)
         printf ("        goal: a change to the drawn frame in <= %.0f ms at 100K points, 15 nearest: %s (median "
                 "%s ms)\n",
-                GOAL_FRAME_MS, median (series.fine_ms, series.fine_count) <= GOAL_FRAME_MS ? "met" : "NOT met",
+                GOAL_FRAME_MS, bench_median (series.fine_ms, series.fine_count) <= GOAL_FRAME_MS ? "met" : "NOT met",
                 fine);
     }
   if (on_gpu)

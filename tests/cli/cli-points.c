@@ -82,6 +82,19 @@ cell_number (char **cells, int column)
   return value;
 }
 
+double
+cli_points_value_range (const CliPoints *points)
+{
+  double lowest = INFINITY, highest = -INFINITY;
+
+  for (gsize i = 0; i < points->n; i++)
+    {
+      lowest = fmin (lowest, points->z[i]);
+      highest = fmax (highest, points->z[i]);
+    }
+  return highest - lowest;
+}
+
 CliPoints *
 cli_points_read_csv (const char *path, const char *value_column)
 {

@@ -22,6 +22,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliPoints, cli_points_free)
 /* The bounding box of the points. */
 void cli_points_bounds (const CliPoints *points, double *x_min, double *x_max, double *y_min, double *y_max);
 
+/* The largest value less the smallest (null values left out). */
+double cli_points_value_range (const CliPoints *points);
+
 /* The columns "x", "y" and value_column of a plain comma-separated file with a header row. */
 CliPoints *cli_points_read_csv (const char *path, const char *value_column);
 

@@ -71,14 +71,7 @@ zinc_range (void)
 {
   g_autofree char *source = meuse_path ();
   g_autoptr (CliPoints) points = cli_points_read_csv (source, "zinc");
-  double lowest = INFINITY, highest = -INFINITY;
-
-  for (gsize i = 0; i < points->n; i++)
-    {
-      lowest = fmin (lowest, points->z[i]);
-      highest = fmax (highest, points->z[i]);
-    }
-  return highest - lowest;
+  return cli_points_value_range (points);
 }
 
 /* summation=auto and summation=exact: the same errors as without the key, and those of every pair weighed in float64

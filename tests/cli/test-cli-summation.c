@@ -37,14 +37,7 @@ zinc_range (void)
 {
   g_autofree char *source = cli_source_path ("data/meuse.csv");
   g_autoptr (CliPoints) points = cli_points_read_csv (source, "zinc");
-  double lowest = INFINITY, highest = -INFINITY;
-
-  for (gsize i = 0; i < points->n; i++)
-    {
-      lowest = fmin (lowest, points->z[i]);
-      highest = fmax (highest, points->z[i]);
-    }
-  return highest - lowest;
+  return cli_points_value_range (points);
 }
 
 /* The summation's line is this one, and there is one. */
