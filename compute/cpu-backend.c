@@ -16,9 +16,16 @@
 #define LOCAL_QUERIES_PER_CHUNK 256
 #define MAX_QUERIES_PER_CHUNK 1024
 
-/* With the far field, a grid is worked through in tiles of this many cells a side, one walk of the tree each. */
+/* With the far field, a grid is worked through in tiles of this many cells a side, one walk of the tree each; half
+ * as many rows where the grid is coarse beside the points (far_field_tile_rows). */
 #define FAR_FIELD_TILE_SIDE 8
-_Static_assert (FAR_FIELD_TILE_SIDE * FAR_FIELD_TILE_SIDE == SHEPARD_FAR_FIELD_TILE_MAX, "one tile per chunk");
+_Static_assert (FAR_FIELD_TILE_SIDE * FAR_FIELD_TILE_SIDE == SHEPARD_FAR_FIELD_TILE_MAX, "a tile per batch");
+/* Points an 8 x 8 tile's box may be expected to hold before 8 x 4 tiles pay: 4 leaves' worth (far-field-tree.h).
+ * Each cell of a tile weighs the points near its box one by one, so a box over many points costs every cell, while
+ * each tile pays for one walk of the tree. In shepard-bench-far-field --engine on 2 cores, 8 x 4 took 4 to 26 % less
+ * time at about 240 points and more per 8 x 8 box, 1 to 8 % more at 61 and fewer. Tiles under 32 cells were slower
+ * everywhere: far-field.c sums a tile's queries in whole blocks of 32. */
+#define FAR_FIELD_TILE_POINTS 128.0
 
 /* Float32 weight sums outside this range may hold a clamped or overflowed weight: recompute those in float64. */
 #define FLOAT32_SUM_MIN 0x1p-100
@@ -70,9 +77,10 @@ typedef struct {
   size_t n_fields; /* the value planes written: every field, or field 0 for cross-validation */
   size_t k_search; /* neighbours each query needs from the nearest search */
   bool reuse_nearest; /* NEAREST without an ellipse: the selection is the head of that search */
-  /* With the far field over a grid, work items run tile by tile (far_field_tiles): item t * TILE_MAX + s is slot s
-   * of tile t, a TILE_SIDE x TILE_SIDE block of cells; slots past the grid's edge are skipped. */
+  /* With the far field over a grid, work items run tile by tile: item t * tile_cells + s is slot s of tile t, a
+   * block of FAR_FIELD_TILE_SIDE x tile_rows cells (tile_cells of them); slots past the grid's edge are skipped. */
   size_t tiles_across; /* 0: items are the queries */
+  size_t tile_rows, tile_cells;
   bool far_field_sums; /* every point weighs, with no smoothing, and the backend has the far field */
   size_t chunk;
   worker_scratch *scratch;
@@ -216,8 +224,8 @@ query_of_item (const interpolation_job *job, size_t item, size_t *query)
       return true;
     }
   const shepard_grid *grid = job->queries->grid;
-  size_t tile = item / SHEPARD_FAR_FIELD_TILE_MAX, slot = item % SHEPARD_FAR_FIELD_TILE_MAX;
-  size_t row = tile / job->tiles_across * FAR_FIELD_TILE_SIDE + slot / FAR_FIELD_TILE_SIDE;
+  size_t tile = item / job->tile_cells, slot = item % job->tile_cells;
+  size_t row = tile / job->tiles_across * job->tile_rows + slot / FAR_FIELD_TILE_SIDE;
   size_t col = tile % job->tiles_across * FAR_FIELD_TILE_SIDE + slot % FAR_FIELD_TILE_SIDE;
   if (row >= grid->height || col >= grid->width)
     return false;
@@ -245,17 +253,17 @@ finish_far_field_batch (const interpolation_job *job, far_field_batch *batch)
 static bool
 search_tile (const interpolation_job *job, worker_scratch *scratch, size_t first_item)
 {
-  size_t tile_start = first_item - first_item % SHEPARD_FAR_FIELD_TILE_MAX, first_cell = 0;
+  size_t tile_start = first_item - first_item % job->tile_cells, first_cell = 0;
   query_of_item (job, tile_start, &first_cell); /* a tile's first slot is always inside the grid */
   double x[SHEPARD_FAR_FIELD_TILE_MAX], y[SHEPARD_FAR_FIELD_TILE_MAX];
-  for (size_t slot = 0; slot < SHEPARD_FAR_FIELD_TILE_MAX; slot++)
+  for (size_t slot = 0; slot < job->tile_cells; slot++)
     {
       size_t i;
       if (!query_of_item (job, tile_start + slot, &i))
         i = first_cell;
       query_position (job, i, &x[slot], &y[slot]);
     }
-  return shepard_far_field_nearest (job->backend->far_field, SHEPARD_FAR_FIELD_TILE_MAX, x, y, job->k_search,
+  return shepard_far_field_nearest (job->backend->far_field, job->tile_cells, x, y, job->k_search,
                                     scratch->tile_d2);
 }
 
@@ -276,7 +284,10 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
   for (size_t item = begin; item < end; item++)
     {
       size_t i;
-      if (scratch->tile_d2 && (item == begin || item % SHEPARD_FAR_FIELD_TILE_MAX == 0))
+      bool tile_start = job->tiles_across > 0 && item % job->tile_cells == 0;
+      if (tile_start)
+        finish_far_field_batch (job, scratch->far); /* a batch is one tile */
+      if (scratch->tile_d2 && (item == begin || tile_start))
         scratch->tile_searched = search_tile (job, scratch, item);
       if (!query_of_item (job, item, &i))
         continue;
@@ -295,7 +306,7 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
         }
       else if (scratch->tile_d2 && scratch->tile_searched)
         {
-          d2 = scratch->tile_d2 + item % SHEPARD_FAR_FIELD_TILE_MAX * job->k_search;
+          d2 = scratch->tile_d2 + item % job->tile_cells * job->k_search;
           found = job->k_search;
         }
       else if (job->k_search > 0)
@@ -433,7 +444,7 @@ alloc_scratch (const interpolation_job *job, int threads)
         }
       bool tile_search = job->tiles_across > 0 && job->k_search > 0;
       if (tile_search)
-        s->tile_d2 = malloc (SHEPARD_FAR_FIELD_TILE_MAX * job->k_search * sizeof *s->tile_d2);
+        s->tile_d2 = malloc (job->tile_cells * job->k_search * sizeof *s->tile_d2);
       if (!shepard_selection_init (&s->selection, &job->hood) || !s->d2 || !s->index || !s->batch || !s->batch_query
           || !s->batch_nearest_d2s || !s->batch_exponent || !s->sum_w || !s->sum_wz || (job->far_field_sums && !s->far)
           || (tile_search && !s->tile_d2))
@@ -443,6 +454,26 @@ alloc_scratch (const interpolation_job *job, int threads)
         }
     }
   return scratch;
+}
+
+/* How many points a box w x h (given units) holds where they spread evenly over their bounding box (along it, where
+ * they lie on a line). */
+static double
+points_in_box (const shepard_point_set *points, double w, double h)
+{
+  double x_extent = points->x_max - points->x_min, y_extent = points->y_max - points->y_min;
+  double share = (w < x_extent ? w / x_extent : 1.0) * (h < y_extent ? h / y_extent : 1.0);
+  return (double) points->n * share;
+}
+
+/* The rows of the far field's tiles over grid (FAR_FIELD_TILE_SIDE columns): 8, or 4 where an 8 x 8 tile's box is
+ * expected to hold more than FAR_FIELD_TILE_POINTS points. Both divide SHEPARD_FAR_FIELD_TILE_MAX, the chunk. */
+static size_t
+far_field_tile_rows (const shepard_grid *grid, const shepard_point_set *points)
+{
+  double side = FAR_FIELD_TILE_SIDE;
+  return points_in_box (points, side * grid->dx, side * grid->dy) > FAR_FIELD_TILE_POINTS ? FAR_FIELD_TILE_SIDE / 2
+                                                                                          : FAR_FIELD_TILE_SIDE;
 }
 
 static size_t
@@ -488,10 +519,12 @@ run_queries (interpolation_job *job, const char *message, shepard_progress_fn pr
       const shepard_grid *grid = job->queries->grid;
       if (grid)
         {
-          /* Tile by tile: neighbouring cells share one walk of the tree. */
+          /* Tile by tile: neighbouring cells share one walk of the tree; a chunk holds whole tiles. */
+          job->tile_rows = far_field_tile_rows (grid, points);
+          job->tile_cells = FAR_FIELD_TILE_SIDE * job->tile_rows;
           job->tiles_across = (grid->width + FAR_FIELD_TILE_SIDE - 1) / FAR_FIELD_TILE_SIDE;
-          size_t tiles_down = (grid->height + FAR_FIELD_TILE_SIDE - 1) / FAR_FIELD_TILE_SIDE;
-          n_items = job->tiles_across * tiles_down * SHEPARD_FAR_FIELD_TILE_MAX;
+          size_t tiles_down = (grid->height + job->tile_rows - 1) / job->tile_rows;
+          n_items = job->tiles_across * tiles_down * job->tile_cells;
         }
     }
   else if (hood->mode != SHEPARD_SELECT_ALL)
