@@ -27,16 +27,44 @@ test_backend_for (shepard_precision precision)
 }
 
 shepard_engine *
-engine_new_with_points (shepard_precision precision, int threads, const point_set *points)
+engine_on_with_points (shepard_backend backend, shepard_precision precision, int threads, const point_set *points)
 {
   shepard_error error = { 0 };
-  shepard_engine *engine = shepard_engine_new (test_backend_for (precision), precision, threads, &error);
+  shepard_engine *engine = shepard_engine_new (backend, precision, threads, &error);
   if (engine == NULL)
     g_test_message ("engine said (%s): %s", shepard_status_name (error.code), error.message);
   g_assert_nonnull (engine);
   assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
                         &error, SHEPARD_OK);
   return engine;
+}
+
+shepard_engine *
+engine_new_with_points (shepard_precision precision, int threads, const point_set *points)
+{
+  return engine_on_with_points (test_backend_for (precision), precision, threads, points);
+}
+
+void
+interpolate_grid_or_fail (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid,
+                          double *values)
+{
+  shepard_error error = { 0 };
+  assert_engine_status (shepard_engine_interpolate_grid (engine, params, grid,
+                                                         &(shepard_outputs) { .values = values }, NULL, NULL,
+                                                         &error), &error, SHEPARD_OK);
+}
+
+double
+values_range (const double *z, size_t n)
+{
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0; i < n; i++)
+    {
+      lo = fmin (lo, z[i]);
+      hi = fmax (hi, z[i]);
+    }
+  return hi - lo;
 }
 
 const char *

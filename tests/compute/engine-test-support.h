@@ -35,6 +35,16 @@ shepard_backend test_backend_for (shepard_precision precision);
 
 /* A new engine on test_backend () holding the points; fails the test if either step fails. */
 shepard_engine *engine_new_with_points (shepard_precision precision, int threads, const point_set *points);
+/* The same on the given backend. */
+shepard_engine *engine_on_with_points (shepard_backend backend, shepard_precision precision, int threads,
+                                       const point_set *points);
+
+/* shepard_engine_interpolate_grid into values (the first field); fails the test on an error. */
+void interpolate_grid_or_fail (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid,
+                               double *values);
+
+/* The largest of n values less the smallest: the norm of the far field's promise. */
+double values_range (const double *z, size_t n);
 
 const char *precision_name (shepard_precision precision);
 

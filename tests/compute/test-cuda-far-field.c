@@ -44,18 +44,6 @@ points_for (point_layout layout, size_t count)
   return points;
 }
 
-static double
-range_of (const point_set *points)
-{
-  double lo = INFINITY, hi = -INFINITY;
-  for (size_t i = 0; i < points->count; i++)
-    {
-      lo = fmin (lo, points->z[i]);
-      hi = fmax (hi, points->z[i]);
-    }
-  return hi - lo;
-}
-
 /* width x height cells over the points' box and a margin. */
 static shepard_grid
 grid_over (const point_set *points, size_t width, size_t height)
@@ -103,25 +91,6 @@ params_of (const far_case *test, shepard_summation summation)
   return params;
 }
 
-static shepard_engine *
-engine_over (shepard_backend backend, shepard_precision precision, const point_set *points)
-{
-  shepard_error error = { 0 };
-  shepard_engine *engine = shepard_engine_new (backend, precision, 0, &error);
-  g_assert_nonnull (engine);
-  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
-                        &error, SHEPARD_OK);
-  return engine;
-}
-
-static void
-interpolate (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid, double *values)
-{
-  shepard_error error = { 0 };
-  assert_engine_status (shepard_engine_interpolate_grid (engine, params, grid, &(shepard_outputs) { values, NULL,
-                                                         NULL }, NULL, NULL, &error), &error, SHEPARD_OK);
-}
-
 static void
 test_against_float64 (gconstpointer data)
 {
@@ -139,15 +108,15 @@ test_against_float64 (gconstpointer data)
   shepard_grid grid = grid_over (points, test->width, test->height);
   size_t cells = grid.width * grid.height;
   double *far = g_new (double, cells), *exact = g_new (double, cells);
-  shepard_engine *gpu = engine_over (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, points);
-  shepard_engine *cpu = engine_over (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, points);
+  shepard_engine *gpu = engine_on_with_points (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 0, points);
+  shepard_engine *cpu = engine_on_with_points (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 0, points);
   shepard_params far_params = params_of (test, SHEPARD_SUMMATION_FAR_FIELD);
   g_assert_cmpint (shepard_engine_summation (gpu, &far_params, cells), ==, SHEPARD_SUMMATION_FAR_FIELD);
-  interpolate (gpu, &far_params, &grid, far);
+  interpolate_grid_or_fail (gpu, &far_params, &grid, far);
   shepard_params exact_params = params_of (test, SHEPARD_SUMMATION_EXACT);
-  interpolate (cpu, &exact_params, &grid, exact);
+  interpolate_grid_or_fail (cpu, &exact_params, &grid, exact);
 
-  double range = range_of (points), slack = test->method == SHEPARD_METHOD_AIDW ? AIDW_SLACK : FLOAT32_SLACK;
+  double range = values_range (points->z, points->count), slack = test->method == SHEPARD_METHOD_AIDW ? AIDW_SLACK : FLOAT32_SLACK;
   if (range == 0.0)
     range = 1.0;
   double worst = 0.0;
@@ -201,8 +170,8 @@ test_against_cpu_far_field (void)
   shepard_grid grid = grid_over (points, 128, 96);
   size_t cells = grid.width * grid.height;
   double *gpu_values = g_new (double, cells), *cpu_values = g_new (double, cells);
-  shepard_engine *gpu = engine_over (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, points);
-  shepard_engine *cpu = engine_over (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, points);
+  shepard_engine *gpu = engine_on_with_points (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 0, points);
+  shepard_engine *cpu = engine_on_with_points (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 0, points);
   const double tolerances[] = { 1e-3, 1e-7 };
   for (size_t t = 0; t < G_N_ELEMENTS (tolerances); t++)
     for (int method = 0; method < 2; method++)
@@ -210,9 +179,9 @@ test_against_cpu_far_field (void)
         far_case test = { .method = method ? SHEPARD_METHOD_AIDW : SHEPARD_METHOD_IDW, .power = 2.0,
                           .tolerance = tolerances[t] };
         shepard_params params = params_of (&test, SHEPARD_SUMMATION_FAR_FIELD);
-        interpolate (gpu, &params, &grid, gpu_values);
-        interpolate (cpu, &params, &grid, cpu_values);
-        double range = range_of (points), worst = 0.0;
+        interpolate_grid_or_fail (gpu, &params, &grid, gpu_values);
+        interpolate_grid_or_fail (cpu, &params, &grid, cpu_values);
+        double range = values_range (points->z, points->count), worst = 0.0;
         for (size_t i = 0; i < cells; i++)
           worst = fmax (worst, fabs (gpu_values[i] - cpu_values[i]));
         g_test_message ("%s, tolerance %g: GPU and CPU far fields differ by %.3g of the range",
@@ -235,19 +204,19 @@ test_device_grid (void)
   point_set *points = points_for (POINT_LAYOUT_UNIFORM, 30000);
   shepard_grid grid = grid_over (points, 200, 150);
   size_t cells = grid.width * grid.height;
-  shepard_engine *gpu = engine_over (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, points);
+  shepard_engine *gpu = engine_on_with_points (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 0, points);
   far_case test = { .method = SHEPARD_METHOD_AIDW, .tolerance = 1e-6 };
   shepard_params params = params_of (&test, SHEPARD_SUMMATION_FAR_FIELD);
   double *host = g_new (double, cells);
   float *device_values = g_new (float, cells);
-  interpolate (gpu, &params, &grid, host);
+  interpolate_grid_or_fail (gpu, &params, &grid, host);
   shepard_error error = { 0 };
   shepard_device_grid *target = NULL;
   assert_engine_status (shepard_device_grid_new (gpu, &target, &error), &error, SHEPARD_OK);
   assert_engine_status (shepard_engine_interpolate_grid_to_device (gpu, &params, &grid, target, NULL, NULL, &error),
                         &error, SHEPARD_OK);
   assert_engine_status (shepard_device_grid_read (target, 0, cells, device_values, NULL, &error), &error, SHEPARD_OK);
-  double range = range_of (points);
+  double range = values_range (points->z, points->count);
   for (size_t i = 0; i < cells; i++)
     g_assert_cmpfloat (fabs (device_values[i] - host[i]), <=, FLOAT32_SLACK * range + 4.0 * FLT_EPSILON * fabs (host[i]));
   shepard_device_grid_free (target);
@@ -265,7 +234,7 @@ test_auto_choice (void)
   if (!cuda_device_or_skip ())
     return;
   point_set *many = points_for (POINT_LAYOUT_UNIFORM, 1000000), *few = points_for (POINT_LAYOUT_UNIFORM, 2000);
-  shepard_engine *gpu = engine_over (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, many);
+  shepard_engine *gpu = engine_on_with_points (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 0, many);
   shepard_params params;
   shepard_params_init_aidw (&params);
   g_assert_cmpint (shepard_engine_summation (gpu, &params, 1024 * 1024), ==, SHEPARD_SUMMATION_EXACT);
