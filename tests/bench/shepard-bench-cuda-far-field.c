@@ -3,8 +3,9 @@
  * (shepard_engine_interpolate_grid, a CUDA engine): global AIDW (its defaults) and global IDW p = 2 over a grid of
  * about as many cells as points, at tolerances 1e-3, 1e-5 (the goal's accuracy), 1e-6 (the default) and 1e-9. Device
  * times (stage 1, the kNN search and AIDW's alpha; stage 2, the weighting or the far field) are the backend's CUDA
- * events; end to end is the engine call's wall clock, the copy back to the host included. Every result is checked on a few rows against the CPU's float64 brute
- * force: the largest |z - z_exact| over the value range and over |z_exact|. Issue 15's goals, 1M points over 1024^2:
+ * events; end to end is the engine call's wall clock, the copy back to the host included. Every result is checked on
+ * a few rows against the CPU's float64 brute force: the largest |z - z_exact| over the value range and over
+ * |z_exact|. Issue 15's goals, 1M points over 1024^2:
  * AIDW <= 20 ms, IDW <= 15 ms, every cell within 1e-5 relative of float64.
  *
  * With --scaling, the far field's AIDW from 10K to 16M points over the same grid: the tree's build and upload, and the
@@ -140,9 +141,8 @@ reference_rows (shepard_engine *cpu, const shepard_params *params, const shepard
       shepard_grid row = *grid;
       row.height = 1;
       row.y_max = grid->y_max - (double) checked_row (grid, r, rows) * grid->dy;
-      if (shepard_engine_interpolate_grid (cpu, &exact, &row, &(shepard_outputs) { .values = reference + r * grid->width },
-                                           NULL, NULL, &error)
-          != SHEPARD_OK)
+      shepard_outputs outputs = { .values = reference + r * grid->width };
+      if (shepard_engine_interpolate_grid (cpu, &exact, &row, &outputs, NULL, NULL, &error) != SHEPARD_OK)
         fail ("the CPU's float64 brute force", &error);
     }
   return reference;
@@ -163,8 +163,8 @@ time_gpu (shepard_engine *gpu, const shepard_params *params, const shepard_grid 
       for (size_t i = 0; i < cells; i++)
         values[i] = NAN;
       double start = bench_now ();
-      if (shepard_engine_interpolate_grid (gpu, params, grid, &(shepard_outputs) { .values = values }, NULL, NULL, &error)
-          != SHEPARD_OK)
+      shepard_outputs outputs = { .values = values };
+      if (shepard_engine_interpolate_grid (gpu, params, grid, &outputs, NULL, NULL, &error) != SHEPARD_OK)
         fail ("the GPU", &error);
       double seconds = bench_now () - start;
       if (run < 0)

@@ -56,6 +56,18 @@ interpolate_grid_or_fail (shepard_engine *engine, const shepard_params *params, 
 }
 
 double
+largest_difference (const double *actual, const double *expected, size_t n)
+{
+  double worst = 0.0;
+  for (size_t i = 0; i < n; i++)
+    {
+      g_assert_true (isfinite (actual[i]));
+      worst = fmax (worst, fabs (actual[i] - expected[i]));
+    }
+  return worst;
+}
+
+double
 values_range (const double *z, size_t n)
 {
   double lo = INFINITY, hi = -INFINITY;

@@ -45,6 +45,8 @@ void interpolate_grid_or_fail (shepard_engine *engine, const shepard_params *par
 
 /* The largest of n values less the smallest: the norm of the far field's promise. */
 double values_range (const double *z, size_t n);
+/* The largest |actual[i] - expected[i]| over n values; fails the test where an actual value is not finite. */
+double largest_difference (const double *actual, const double *expected, size_t n);
 
 const char *precision_name (shepard_precision precision);
 

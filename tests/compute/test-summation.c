@@ -78,12 +78,7 @@ test_far_field_against_exact (gconstpointer data)
   interpolate_grid_or_fail (engine, &far_params, &grid, far);
   interpolate_grid_or_fail (engine, &exact_params, &grid, exact);
 
-  double worst = 0.0;
-  for (size_t i = 0; i < cells; i++)
-    {
-      g_assert_true (isfinite (far[i]));
-      worst = fmax (worst, fabs (far[i] - exact[i]));
-    }
+  double worst = largest_difference (far, exact, cells);
   g_test_message ("%s: largest difference %.3g of the value range (tolerance %g)", test->name, worst / range,
                   test->tolerance);
   g_assert_cmpfloat (worst, <=, test->tolerance * range);
