@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The far field's sums on the device: the CPU's tree (far-field.c) and its acceptance test (far-field-tree.h), so
-// that the GPU keeps far-field.h's guarantee; every sum in float64. One warp serves a tile of 8 x 4 neighbouring
-// queries. It walks the tree together, 32 nodes a step (one a lane; the test is the tile's, so every lane of a query
+// that the GPU keeps far-field.h's guarantee; every sum in float64. One warp serves a tile of 8 x 8 neighbouring
+// queries, two a lane. It walks the tree together, 32 nodes a step (one a lane; the test is the tile's, so every lane
 // agrees), and gathers two lists in shared memory: nodes accepted with the order each needs, and nodes whose points
-// are weighed one by one. Then every lane sums both lists for its own query, without divergence: an accepted node's
-// moments pass into shared memory once for the warp, and a near node's points pass through registers by shuffles,
-// as the tiled brute-force kernel streams its points.
+// are weighed one by one. Then every lane sums both lists for its two queries, without divergence: an accepted node's
+// moments pass into shared memory once for the warp, each read serving two queries, and a near node's points pass
+// through registers by shuffles, as the tiled brute-force kernel streams its points.
 #include "cuda-internal.cuh"
 
 #include "../far-field-tree.h"
@@ -14,11 +14,15 @@ namespace shepard_cuda {
 
 namespace {
 
-constexpr int kTileColumns = 8, kTileRows = 4; // a grid band's tile: one query a lane
+// A grid band's tile: 8 x 8 cells, two queries a lane (rows r and r + 4), so that each moment read from shared memory
+// serves two queries and two chains of sums overlap.
+constexpr int kQueriesPerLane = 2;
+constexpr int kTileColumns = 8, kTileRows = 4 * kQueriesPerLane;
 constexpr int kWarpsPerBlock = 4;
 // Registers bound the warps a multiprocessor keeps (128 each at 4 blocks of 4 warps): the float64 sums' latency wants
-// as many as it can have without spilling.
-constexpr int kBlocksPerMultiprocessor = 5;
+// many. At 4 a few bytes spill, and it still ran 6 % faster than 3 blocks without spilling
+// (shepard-bench-cuda-far-field, H100).
+constexpr int kBlocksPerMultiprocessor = 4;
 constexpr unsigned kFullMask = 0xffffffffu;
 // The walk's stack of nodes still to test: a step pops up to 32 and pushes two children for each node opened. Where
 // they would not fit (a tile far larger than the points' spacing), the node's points are weighed one by one instead:
@@ -110,7 +114,8 @@ __constant__ TermTable kTermIndex = term_table ();
 // Every accepted node of the list, from its moments: sum_{j<=l} 2 Re(c_j c_l |v|^2j conj(v)^(l-j) M_jl) (once for
 // j = l) with v = radius conj(r) / |r|^2, times (nearest / |r|)^alpha, as far-field.c's sum_far_node.
 __device__ __forceinline__ void
-sum_far_list (const DeviceFarField &tree, int field, WarpLists &lists, int count, LaneQuery &q, int whole_power)
+sum_far_list (const DeviceFarField &tree, int field, WarpLists &lists, int count, LaneQuery (&qs)[kQueriesPerLane],
+              int whole_power)
 {
   const far_node *nodes = static_cast<const far_node *> (tree.nodes);
   int lane = threadIdx.x % 32;
@@ -127,50 +132,77 @@ sum_far_list (const DeviceFarField &tree, int field, WarpLists &lists, int count
           lists.moments[part][t] = make_double2 (from[t], from[kTerms + t]);
         }
       __syncwarp ();
-      if (q.active)
+      const far_node &n = nodes[node];
+      double radius = n.radius > 0.0 ? n.radius : 1.0;
+      const double2 *m_w = lists.moments[0], *m_z = lists.moments[1];
+      double r2[kQueriesPerLane], inverse_r2[kQueriesPerLane], v_re[kQueriesPerLane], v_im[kQueriesPerLane];
+      double modulus2[kQueriesPerLane], p_re[kQueriesPerLane], p_im[kQueriesPerLane], c_d[kQueriesPerLane];
+      // Four sums a query, so that chains of additions overlap; the coefficients c_j c_l by their ratios (the
+      // divisions are constants), kept in registers.
+      double w_re[kQueriesPerLane], w_im[kQueriesPerLane], z_re[kQueriesPerLane], z_im[kQueriesPerLane];
+#pragma unroll
+      for (int k = 0; k < kQueriesPerLane; k++)
         {
-          const far_node &n = nodes[node];
-          double radius = n.radius > 0.0 ? n.radius : 1.0;
-          double r_re = q.x - n.cx, r_im = q.y - n.cy, r2 = r_re * r_re + r_im * r_im, inverse_r2 = 1.0 / r2;
-          double v_re = radius * r_re * inverse_r2, v_im = -radius * r_im * inverse_r2;
-          double modulus2 = v_re * v_re + v_im * v_im;
-          const double2 *m_w = lists.moments[0], *m_z = lists.moments[1];
-          // Four sums, so that four chains of additions overlap; the coefficients c_j c_l by their ratios (the
-          // divisions are constants), kept in registers.
-          double w_re = 0.0, w_im = 0.0, z_re = 0.0, z_im = 0.0;
-          double p_re = 1.0, p_im = 0.0, c_d = 1.0; // v^d and c_d
-          // Loops at run time (their bounds are the order): unrolled, they would keep too much in registers.
-#pragma unroll 1
-          for (int d = 0; d <= order; d++) // d = l - j
-            {
-              double pair = d > 0 ? 2.0 * c_d : c_d; // c_j c_(j+d), twice for d > 0
-              double modulus_power = 1.0;             // |v|^2j
-              const unsigned char *terms_of_d = kTermIndex.index[d];
-#pragma unroll 1
-              for (int j = 0; 2 * j + d <= order; j++)
-                {
-                  int t = terms_of_d[j];
-                  double coefficient = pair * modulus_power;
-                  double a = coefficient * p_re, b = coefficient * p_im;
-                  double2 moment_w = m_w[t], moment_z = m_z[t];
-                  w_re += a * moment_w.x;
-                  w_im += b * moment_w.y;
-                  z_re += a * moment_z.x;
-                  z_im += b * moment_z.y;
-                  modulus_power *= modulus2;
-                  pair *= (q.s + j) * (q.s + j + d) * kInverse[j + 1] * kInverse[j + d + 1];
-                }
-              double next_re = p_re * v_re - p_im * v_im;
-              p_im = p_re * v_im + p_im * v_re;
-              p_re = next_re;
-              c_d *= (q.s + d) * kInverse[d + 1];
-            }
-          double sum_w = w_re + w_im, sum_wz = z_re + z_im;
-          // (nearest / |r|)^alpha: at most (1 + rho)^alpha, as the nearest point is no farther than this node's
-          double factor = relative_weight (r2, inverse_r2, q, whole_power);
-          q.sum_w += factor * sum_w;
-          q.sum_wz += factor * sum_wz;
+          double r_re = qs[k].x - n.cx, r_im = qs[k].y - n.cy;
+          r2[k] = r_re * r_re + r_im * r_im;
+          inverse_r2[k] = 1.0 / r2[k];
+          v_re[k] = radius * r_re * inverse_r2[k];
+          v_im[k] = -radius * r_im * inverse_r2[k];
+          modulus2[k] = v_re[k] * v_re[k] + v_im[k] * v_im[k];
+          p_re[k] = 1.0;
+          p_im[k] = 0.0;
+          c_d[k] = 1.0;
+          w_re[k] = w_im[k] = z_re[k] = z_im[k] = 0.0;
         }
+      // Loops at run time (their bounds are the order): unrolled, they would keep too much in registers.
+#pragma unroll 1
+      for (int d = 0; d <= order; d++) // d = l - j
+        {
+          double pair[kQueriesPerLane], modulus_power[kQueriesPerLane]; // c_j c_(j+d) (twice for d > 0), |v|^2j
+#pragma unroll
+          for (int k = 0; k < kQueriesPerLane; k++)
+            {
+              pair[k] = d > 0 ? 2.0 * c_d[k] : c_d[k];
+              modulus_power[k] = 1.0;
+            }
+          const unsigned char *terms_of_d = kTermIndex.index[d];
+#pragma unroll 1
+          for (int j = 0; 2 * j + d <= order; j++)
+            {
+              int t = terms_of_d[j];
+              double2 moment_w = m_w[t], moment_z = m_z[t];
+              double ratio = kInverse[j + 1] * kInverse[j + d + 1];
+#pragma unroll
+              for (int k = 0; k < kQueriesPerLane; k++)
+                {
+                  double coefficient = pair[k] * modulus_power[k];
+                  double a = coefficient * p_re[k], b = coefficient * p_im[k];
+                  w_re[k] += a * moment_w.x;
+                  w_im[k] += b * moment_w.y;
+                  z_re[k] += a * moment_z.x;
+                  z_im[k] += b * moment_z.y;
+                  modulus_power[k] *= modulus2[k];
+                  pair[k] *= (qs[k].s + j) * (qs[k].s + j + d) * ratio;
+                }
+            }
+#pragma unroll
+          for (int k = 0; k < kQueriesPerLane; k++)
+            {
+              double next_re = p_re[k] * v_re[k] - p_im[k] * v_im[k];
+              p_im[k] = p_re[k] * v_im[k] + p_im[k] * v_re[k];
+              p_re[k] = next_re;
+              c_d[k] *= (qs[k].s + d) * kInverse[d + 1];
+            }
+        }
+#pragma unroll
+      for (int k = 0; k < kQueriesPerLane; k++)
+        if (qs[k].active)
+          {
+            // (nearest / |r|)^alpha: at most (1 + rho)^alpha, as the nearest point is no farther than this node's
+            double factor = relative_weight (r2[k], inverse_r2[k], qs[k], whole_power);
+            qs[k].sum_w += factor * (w_re[k] + w_im[k]);
+            qs[k].sum_wz += factor * (z_re[k] + z_im[k]);
+          }
       __syncwarp ();
     }
 }
@@ -178,8 +210,8 @@ sum_far_list (const DeviceFarField &tree, int field, WarpLists &lists, int count
 // The points of every node of the list weighed one by one: lane t loads point base + t, and the warp passes each
 // point to every lane.
 __device__ __forceinline__ void
-sum_near_list (const DeviceFarField &tree, int field, const WarpLists &lists, int count, LaneQuery &q,
-               int whole_power)
+sum_near_list (const DeviceFarField &tree, int field, const WarpLists &lists, int count,
+               LaneQuery (&qs)[kQueriesPerLane], int whole_power)
 {
   const far_node *nodes = static_cast<const far_node *> (tree.nodes);
   const double *z = tree.z + (size_t) field * tree.n;
@@ -202,14 +234,16 @@ sum_near_list (const DeviceFarField &tree, int field, const WarpLists &lists, in
             {
               double x = __shfl_sync (kFullMask, px, t), y = __shfl_sync (kFullMask, py, t);
               double value = __shfl_sync (kFullMask, pz, t);
-              if (q.active)
-                {
-                  double dx = x - q.x, dy = y - q.y;
-                  double d2 = dx * dx + dy * dy;
-                  double w = relative_weight (d2, whole_power > 0 ? 1.0 / d2 : 0.0, q, whole_power);
-                  q.sum_w += w;
-                  q.sum_wz += w * value;
-                }
+#pragma unroll
+              for (int k = 0; k < kQueriesPerLane; k++)
+                if (qs[k].active)
+                  {
+                    double dx = x - qs[k].x, dy = y - qs[k].y;
+                    double d2 = dx * dx + dy * dy;
+                    double w = relative_weight (d2, whole_power > 0 ? 1.0 / d2 : 0.0, qs[k], whole_power);
+                    qs[k].sum_w += w;
+                    qs[k].sum_wz += w * value;
+                  }
             }
         }
     }
@@ -234,45 +268,66 @@ far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, in
     return; // the whole warp
   WarpLists &lists = all_lists[warp];
 
-  LaneQuery q = {};
-  if (source.is_grid)
+  // Each lane's queries: column lane % 8 of the tile, rows lane / 8 and lane / 8 + 4 (explicit queries: lane and
+  // lane + 32 of the tile's 64).
+  LaneQuery qs[kQueriesPerLane] = {};
+  bool any_active = false;
+#pragma unroll
+  for (int k = 0; k < kQueriesPerLane; k++)
     {
-      int column = (tile % tiles_across) * kTileColumns + lane % kTileColumns;
-      int row = (tile / tiles_across) * kTileRows + lane / kTileColumns;
-      q.index = row * source.width + column;
-      q.active = column < source.width && q.index < source.count;
+      LaneQuery &q = qs[k];
+      if (source.is_grid)
+        {
+          int column = (tile % tiles_across) * kTileColumns + lane % kTileColumns;
+          int row = (tile / tiles_across) * kTileRows + lane / kTileColumns + k * (32 / kTileColumns);
+          q.index = row * source.width + column;
+          q.active = column < source.width && q.index < source.count;
+        }
+      else
+        {
+          q.index = (tile * kQueriesPerLane + k) * 32 + lane;
+          q.active = q.index < source.count;
+        }
+      q.active = q.active && !out.done[q.index];
+      if (q.active)
+        {
+          query_position (source, q.index, q.x, q.y);
+          q.nearest_d2 = out.offset[q.index];
+          q.inverse_nearest_d2 = 1.0 / q.nearest_d2;
+          q.s = -(double) out.exponent[q.index];
+        }
+      any_active = any_active || q.active;
     }
-  else
-    {
-      q.index = tile * 32 + lane;
-      q.active = q.index < source.count;
-    }
-  q.active = q.active && !out.done[q.index];
-  unsigned active_lanes = __ballot_sync (kFullMask, q.active);
+  unsigned active_lanes = __ballot_sync (kFullMask, any_active);
   if (active_lanes == 0)
     return;
-  if (q.active)
-    {
-      query_position (source, q.index, q.x, q.y);
-      q.nearest_d2 = out.offset[q.index];
-      q.inverse_nearest_d2 = 1.0 / q.nearest_d2;
-      q.s = -(double) out.exponent[q.index];
-    }
 
   // The tile's box and what the acceptance test needs of its queries.
-  double box_x_min = warp_min (q.active ? q.x : INFINITY), box_x_max = warp_max (q.active ? q.x : -INFINITY);
-  double box_y_min = warp_min (q.active ? q.y : INFINITY), box_y_max = warp_max (q.active ? q.y : -INFINITY);
-  double alpha_min = warp_min (q.active ? 2.0 * q.s : INFINITY), alpha_max = warp_max (q.active ? 2.0 * q.s : 0.0);
+  double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
+  double lane_alpha_min = INFINITY, lane_alpha_max = 0.0, lane_nearest2 = 0.0;
+  int whole_power = -1; // -1: no active query yet in this lane; 0: no common whole power
+#pragma unroll
+  for (int k = 0; k < kQueriesPerLane; k++)
+    if (qs[k].active)
+      {
+        x_min = fmin (x_min, qs[k].x);
+        x_max = fmax (x_max, qs[k].x);
+        y_min = fmin (y_min, qs[k].y);
+        y_max = fmax (y_max, qs[k].y);
+        lane_alpha_min = fmin (lane_alpha_min, 2.0 * qs[k].s);
+        lane_alpha_max = fmax (lane_alpha_max, 2.0 * qs[k].s);
+        lane_nearest2 = fmax (lane_nearest2, qs[k].nearest_d2);
+        double p = 2.0 * qs[k].s;
+        int whole = p == floor (p) && p >= 1.0 && p <= 16.0 ? (int) p : 0;
+        whole_power = whole_power < 0 || whole_power == whole ? whole : 0;
+      }
+  double box_x_min = warp_min (x_min), box_x_max = warp_max (x_max);
+  double box_y_min = warp_min (y_min), box_y_max = warp_max (y_max);
+  double alpha_min = warp_min (lane_alpha_min), alpha_max = warp_max (lane_alpha_max);
   // The nearest distances come from stage 1 in float: a little more covers their rounding.
-  double nearest_max = sqrt (warp_max (q.active ? q.nearest_d2 : 0.0)) * (1.0 + 1e-6);
-  int whole_power = 0;
-  if (q.active)
-    {
-      double p = 2.0 * q.s;
-      whole_power = p == floor (p) && p >= 1.0 && p <= 16.0 ? (int) p : 0;
-    }
+  double nearest_max = sqrt (warp_max (lane_nearest2)) * (1.0 + 1e-6);
   int first_whole = __shfl_sync (kFullMask, whole_power, __ffs (active_lanes) - 1);
-  whole_power = __all_sync (kFullMask, !q.active || whole_power == first_whole) ? first_whole : 0;
+  whole_power = __all_sync (kFullMask, !any_active || whole_power == first_whole) ? first_whole : 0;
   if (lane == 0)
     {
       far_field_tile_bounds_init (&lists.bounds, tolerance, alpha_min, alpha_max, nearest_max);
@@ -304,7 +359,7 @@ far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, in
       unsigned far_lanes = __ballot_sync (kFullMask, choice == kFar);
       if (far_count + __popc (far_lanes) > kFarCapacity)
         {
-          sum_far_list (tree, field, lists, far_count, q, whole_power);
+          sum_far_list (tree, field, lists, far_count, qs, whole_power);
           far_terms += far_count;
           far_count = 0;
         }
@@ -334,7 +389,7 @@ far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, in
       if (near_count + __popc (near_lanes) > kNearCapacity)
         {
           __syncwarp ();
-          sum_near_list (tree, field, lists, near_count, q, whole_power);
+          sum_near_list (tree, field, lists, near_count, qs, whole_power);
           near_count = 0;
           __syncwarp (); // every lane has read the list before it is written again
         }
@@ -346,12 +401,15 @@ far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, in
       near_count += __popc (near_lanes);
       __syncwarp ();
     }
-  sum_far_list (tree, field, lists, far_count, q, whole_power);
+  sum_far_list (tree, field, lists, far_count, qs, whole_power);
   far_terms += far_count;
-  sum_near_list (tree, field, lists, near_count, q, whole_power);
+  sum_near_list (tree, field, lists, near_count, qs, whole_power);
 
-  if (q.active)
-    out.value[(size_t) field * out.value_stride + q.index] = (float) (tree.z_min[field] + q.sum_wz / q.sum_w);
+#pragma unroll
+  for (int k = 0; k < kQueriesPerLane; k++)
+    if (qs[k].active)
+      out.value[(size_t) field * out.value_stride + qs[k].index]
+          = (float) (tree.z_min[field] + qs[k].sum_wz / qs[k].sum_w);
   if (work)
     {
       // direct_points was counted by the lanes that listed the nodes
@@ -359,7 +417,7 @@ far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, in
         direct_points += __shfl_xor_sync (kFullMask, direct_points, offset);
       if (lane == 0)
         {
-          unsigned long long queries = (unsigned long long) __popc (active_lanes);
+          unsigned long long queries = (unsigned long long) __popc (active_lanes) * kQueriesPerLane;
           atomicAdd (&work[0], far_terms * queries);
           atomicAdd (&work[1], direct_points * queries);
         }
@@ -443,7 +501,7 @@ launch_far_field (const DeviceFarField &tree, const QuerySource &queries, const 
       tiles = tiles_across * ((rows + kTileRows - 1) / kTileRows);
     }
   else
-    tiles = (queries.count + 31) / 32;
+    tiles = (queries.count + 32 * kQueriesPerLane - 1) / (32 * kQueriesPerLane);
   int blocks = (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock;
   far_field_kernel<<<blocks, kWarpsPerBlock * 32, 0, stream>>> (tree, queries, out, field, tolerance, tiles_across,
                                                                  tiles, work);
