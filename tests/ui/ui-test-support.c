@@ -128,16 +128,24 @@ assert_near (double actual, double expected, double tolerance)
 GdkTexture *
 capture_window (ShepardWindow *window)
 {
-  int width = gtk_widget_get_width (GTK_WIDGET (window));
-  int height = gtk_widget_get_height (GTK_WIDGET (window));
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  return gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+  /* A window that has not been laid out and drawn yet (a slow run, as under the sanitizers) snapshots to nothing:
+   * let the main loop run until it draws, for up to 10 s. */
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  for (;;)
+    {
+      int width = gtk_widget_get_width (GTK_WIDGET (window));
+      int height = gtk_widget_get_height (GTK_WIDGET (window));
+      g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      g_autoptr (GskRenderNode) node = gtk_snapshot_free_to_node (snapshot);
+      if (node != NULL && width > 0 && height > 0)
+        return gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                            &GRAPHENE_RECT_INIT (0, 0, width, height));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (10000);
+    }
 }
 
 void
