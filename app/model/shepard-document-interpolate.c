@@ -102,9 +102,15 @@ interpolate_work (ShepardDocument *self, gpointer data, GCancellable *cancellabl
 {
   InterpolateRequest *request = data;
   gint64 start = g_get_monotonic_time ();
+  size_t cells = request->grid.width * request->grid.height;
+  /* The preview plans its grids as if the far field's tree were built (shepard_document_get_summation). After the
+   * points change (a sandbox edit) it is not, and the engine would weigh the tree's build against one grid, which on
+   * a GPU keeps the brute force every time: build it here, on the worker and once, so that the engine takes what the
+   * preview planned for. Should the build fail, the engine's own choice stands. */
+  if (shepard_engine_summation_with_tree (self->engine, &request->engine_params, cells) == SHEPARD_SUMMATION_FAR_FIELD)
+    shepard_engine_prepare_far_field (self->engine, NULL);
   /* Asked before the call, with the engine held: what the engine takes for the whole grid at once. */
-  shepard_summation summation = shepard_engine_summation (self->engine, &request->engine_params,
-                                                          request->grid.width * request->grid.height);
+  shepard_summation summation = shepard_engine_summation (self->engine, &request->engine_params, cells);
 
   request->surface = request->device_grids != NULL ? interpolate_on_gpu_locked (self, request, cancellable, error)
                                                    : interpolate_to_host_locked (self, request, cancellable, error);

@@ -379,6 +379,58 @@ is_delivered (gpointer data)
 
 /* While the optimiser has the engine, an edit is refused at once with a reason to show, and nothing changes; once
  * it is done, edits go through again. */
+typedef struct {
+  ShepardSurface *surface;
+  GError *error;
+  gboolean delivered;
+} Interpolated;
+
+static void
+on_interpolated (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  Interpolated *interpolated = user_data;
+
+  interpolated->surface = shepard_document_interpolate_finish (SHEPARD_DOCUMENT (source), result, &interpolated->error);
+  interpolated->delivered = TRUE;
+}
+
+static gboolean
+is_interpolated (gpointer data)
+{
+  return ((Interpolated *) data)->delivered;
+}
+
+/* After an edit the far field's tree is gone; the preview still plans its grids as the document says they will be
+ * summed (shepard_document_get_summation), and the grid is summed so: the worker builds the tree again. */
+static void
+test_edited_points_sum_as_planned (void)
+{
+  enum { POINTS = 5000 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardDocument) document = shepard_document_new_sandbox (extent, NULL, &error);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  for (int i = 0; i < POINTS; i++)
+    {
+      double x = g_rand_double_range (rand, extent[0], extent[2]), y = g_rand_double_range (rand, extent[1], extent[3]);
+      g_assert_cmpint (shepard_document_add_point (document, x, y, sin (x / 90.0) + cos (y / 70.0), &error), ==, i);
+    }
+  shepard_params params;
+  shepard_params_init_aidw (&params);
+  /* A small grid, which alone would not pay for the tree's build: the engine then takes the far field only with the
+   * tree built, as the preview planned. */
+  shepard_grid grid = { extent[0], extent[3], 1000.0 / 16, 800.0 / 16, 16, 16 };
+  shepard_summation planned = shepard_document_get_summation (document, &params, grid.width * grid.height);
+  g_assert_cmpint (planned, ==, SHEPARD_SUMMATION_FAR_FIELD);
+
+  Interpolated interpolated = { 0 };
+  shepard_document_interpolate_async (document, &params, &grid, SHEPARD_SURFACE_IN_HOST_MEMORY, NULL, on_interpolated,
+                                      &interpolated);
+  g_assert_true (wait_until (is_interpolated, &interpolated));
+  g_assert_no_error (interpolated.error);
+  g_assert_cmpint (interpolated.surface->summation, ==, planned);
+  shepard_surface_unref (interpolated.surface);
+}
+
 static void
 test_edits_wait_for_the_optimiser (void)
 {
@@ -531,6 +583,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/sandbox/layers-are-not-editable", test_layers_are_not_editable);
   g_test_add_func ("/app/sandbox/edits-during-cross-validation", test_edits_during_cross_validation);
   g_test_add_func ("/app/sandbox/edits-wait-for-the-optimiser", test_edits_wait_for_the_optimiser);
+  g_test_add_func ("/app/sandbox/edited-points-sum-as-planned", test_edited_points_sum_as_planned);
   g_test_add_func ("/app/sandbox/study-area-is-the-extent", test_study_area_is_the_extent);
   g_test_add_func ("/app/sandbox/crs-definition", test_crs_definition);
   return g_test_run ();
