@@ -86,6 +86,17 @@ far_field_series_tail (double rho, double alpha, int order, double first)
   return term / (1.0 - q) * (1.0 + 1e-12);
 }
 
+/* The squared distance from (x, y) to a box, 0 inside; by comparisons, which compile to max instructions where fmax
+ * is a call into libm. */
+static inline SHEPARD_HOST_DEVICE double
+far_field_box_distance2 (double x_min, double y_min, double x_max, double y_max, double x, double y)
+{
+  double dx = x_min - x > x - x_max ? x_min - x : x - x_max, dy = y_min - y > y - y_max ? y_min - y : y - y_max;
+  dx = dx > 0.0 ? dx : 0.0;
+  dy = dy > 0.0 ? dy : 0.0;
+  return dx * dx + dy * dy;
+}
+
 /* What the acceptance test needs to know of a tile of queries: far_field_tile_bounds_init fills it; sum_low may be
  * raised (far_field_query_sum_low) as the tile's exact near sums come in. */
 typedef struct {
