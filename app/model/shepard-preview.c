@@ -6,6 +6,7 @@
 
 #include "grid-extent.h"
 #include "shepard-app-error.h"
+#include "shepard-preview-cost.h"
 #include "shepard-preview-private.h"
 
 #define COARSE_DIVISOR 4
@@ -16,22 +17,6 @@
 #define COARSE_FLOOR_CELLS 8
 /* A coarse grid is chosen to come within this: soon enough for the hand to see what it did. */
 #define DEFAULT_FRAME_BUDGET_SECONDS 0.1
-/* Work per second before the document's first grid of a kind is measured, in query x data point pairs (all points
- * by brute force), query x neighbour pairs (N nearest, whose kNN search costs more per pair) or steps of the far
- * field (all points through it, on the CPU only; see work_of): below what a slow machine does, so that the first
- * coarse grid stays within its budget. The CPU figures are per core (2 Xeon cores did 5e6 far-field steps a second
- * each over 1M points). */
-#define DEFAULT_CPU_PAIRS_PER_SECOND 2.5e8
-#define DEFAULT_GPU_PAIRS_PER_SECOND 5e10
-#define LOCAL_PAIR_COST 4.0
-#define DEFAULT_CPU_FAR_FIELD_STEPS_PER_SECOND 2e6
-/* The far field's work in steps, one step a level of the tree that a query walks down: a query costs log2 (points)
- * steps and about FAR_FIELD_QUERY_STEPS more (its nearest point, its leaves' pairs); the near field of the CPU
- * backend's 8 x 8 tiles weighs each point for the hundred or so queries around it, whatever the grid, about
- * FAR_FIELD_POINT_STEPS a point. Fitted to 1M points at 1e-6 on 2 cores (7.3, 0.93 and 0.26 core seconds over 1024^2,
- * 256^2 and 64^2 cells): the points' part makes a coarse grid of a large layer cost far more than its cells say. */
-#define FAR_FIELD_QUERY_STEPS 15.0
-#define FAR_FIELD_POINT_STEPS 2.0
 /* The neighbourhood the advice for a slow layer offers. */
 #define ADVISED_NEIGHBORS 32
 #define REFINE_DELAY_MS 150
@@ -40,15 +25,6 @@
 #define DEFAULT_SYNC_SECONDS 0.008
 /* A full grid expected within this comes at once, without a coarse one first. */
 #define DEFAULT_FAST_SECONDS 0.03
-
-/* Local (N nearest) weighting, and all-points weighting by brute force or through the far field, cost very
- * differently: one estimate each. */
-enum {
-  KIND_LOCAL,
-  KIND_ALL_POINTS,
-  KIND_FAR_FIELD,
-  N_KINDS
-};
 
 struct _ShepardPreview
 {
@@ -67,8 +43,7 @@ struct _ShepardPreview
   shepard_params refine_params;
   shepard_grid refine_grid;
   shepard_params requested_params; /* of the latest valid request */
-  /* Work per second of the last grid of each kind (see work_of); <= 0: not measured yet. */
-  double work_per_second[N_KINDS];
+  ShepardGridCost cost; /* of the document's grids, measured on the last of each kind */
   double sync_seconds, fast_seconds, frame_budget;
   char *slow_advice;
   gboolean display_interop;
@@ -172,93 +147,6 @@ cells_of (const shepard_grid *grid)
   return grid->width * grid->height;
 }
 
-static int
-all_points_kind (shepard_summation summation)
-{
-  return summation == SHEPARD_SUMMATION_FAR_FIELD ? KIND_FAR_FIELD : KIND_ALL_POINTS;
-}
-
-/* How the engine will weigh grid with params: all points through the far field where it takes that for this many
- * cells. */
-static int
-kind_of (ShepardPreview *self, const shepard_params *params, const shepard_grid *grid)
-{
-  if (params->neighbors != SHEPARD_NEIGHBORS_ALL)
-    return KIND_LOCAL;
-  return all_points_kind (shepard_document_get_summation (self->document, params, cells_of (grid)));
-}
-
-/* How a delivered surface was weighed: the engine says how it summed. */
-static int
-kind_of_surface (const ShepardSurface *surface)
-{
-  if (surface->params.neighbors != SHEPARD_NEIGHBORS_ALL)
-    return KIND_LOCAL;
-  return all_points_kind (surface->summation);
-}
-
-/* The work of a grid of a kind: every cell weighs every point, or walks the far field's tree (in steps, above), or
- * searches and weighs its nearest (AIDW's k for r_obs and the N of the neighbourhood come from one search). */
-static double
-work_of (ShepardPreview *self, int kind, const shepard_params *params, const shepard_grid *grid)
-{
-  double n_points = MAX ((double) shepard_document_get_points (self->document)->count, 1.0);
-  double cells = (double) cells_of (grid);
-
-  switch (kind)
-    {
-    case KIND_ALL_POINTS:
-      return cells * n_points;
-    case KIND_FAR_FIELD:
-      return cells * (MAX (log2 (n_points), 1.0) + FAR_FIELD_QUERY_STEPS) + FAR_FIELD_POINT_STEPS * n_points;
-    default:
-      {
-        double neighbors = params->method == SHEPARD_METHOD_AIDW ? MAX (params->neighbors, params->k)
-                                                                 : params->neighbors;
-        return cells * MIN (neighbors, n_points);
-      }
-    }
-}
-
-static double
-default_work_per_second (ShepardPreview *self, int kind)
-{
-  /* A CUDA engine asked for the far field sums it on its CPU. */
-  if (kind == KIND_FAR_FIELD)
-    return DEFAULT_CPU_FAR_FIELD_STEPS_PER_SECOND * g_get_num_processors ();
-  double rate = shepard_document_get_cuda_device (self->document) >= 0
-                  ? DEFAULT_GPU_PAIRS_PER_SECOND
-                  : DEFAULT_CPU_PAIRS_PER_SECOND * g_get_num_processors ();
-
-  return kind == KIND_LOCAL ? rate / LOCAL_PAIR_COST : rate;
-}
-
-static double
-work_per_second (ShepardPreview *self, int kind)
-{
-  return self->work_per_second[kind] > 0 ? self->work_per_second[kind] : default_work_per_second (self, kind);
-}
-
-static double
-expected_seconds (ShepardPreview *self, const shepard_params *params, const shepard_grid *grid)
-{
-  int kind = kind_of (self, params, grid);
-
-  return work_of (self, kind, params, grid) / work_per_second (self, kind);
-}
-
-/* The part of grid's expected time that a grid of its kind costs whatever its cells (the far field's near field over
- * every point). */
-static double
-expected_seconds_without_cells (ShepardPreview *self, const shepard_params *params, const shepard_grid *grid)
-{
-  int kind = kind_of (self, params, grid);
-  shepard_grid no_cells = *grid;
-
-  no_cells.width = no_cells.height = 0;
-  return work_of (self, kind, params, &no_cells) / work_per_second (self, kind);
-}
-
 /* The largest coarse grid, up to 1 / COARSE_DIVISOR of the full one along each side, expected within the frame
  * budget beyond what every grid costs (the far field's near field weighs every point whatever the grid: a larger grid
  * that adds little to that comes as soon); *fits: whether one of COARSE_MIN_CELLS (or the full size, when smaller) is
@@ -271,13 +159,13 @@ choose_coarse_grid (ShepardPreview *self, const shepard_params *params, const do
   guint smallest = MIN (COARSE_FLOOR_CELLS, largest);
 
   shepard_grid_for_preview (extent, MIN (COARSE_MIN_CELLS, long_side), coarse);
-  *fits = expected_seconds (self, params, coarse) <= self->frame_budget;
+  *fits = shepard_grid_cost_seconds (&self->cost, self->document, params, coarse) <= self->frame_budget;
   shepard_grid_for_preview (extent, smallest, coarse);
-  double budget = self->frame_budget + expected_seconds_without_cells (self, params, coarse);
+  double budget = self->frame_budget + shepard_grid_cost_fixed_seconds (&self->cost, self->document, params, coarse);
   for (guint side = largest; side > smallest; side--)
     {
       shepard_grid_for_preview (extent, side, coarse);
-      if (expected_seconds (self, params, coarse) <= budget)
+      if (shepard_grid_cost_seconds (&self->cost, self->document, params, coarse) <= budget)
         return;
     }
   shepard_grid_for_preview (extent, smallest, coarse);
@@ -342,11 +230,7 @@ deliver (ShepardPreview *self, ShepardSurface *surface, gboolean full)
   if (cells < self->shown_cells)
     return;
   self->shown_cells = cells;
-  if (surface->seconds > 0)
-    {
-      int kind = kind_of_surface (surface);
-      self->work_per_second[kind] = work_of (self, kind, &surface->params, &surface->grid) / surface->seconds;
-    }
+  shepard_grid_cost_measure (&self->cost, self->document, surface);
   if (full)
     self->final_awaited = FALSE;
   g_clear_pointer (&self->surface, shepard_surface_unref);
@@ -518,8 +402,8 @@ shepard_preview_request_extent (ShepardPreview *self, const shepard_params *para
   choose_coarse_grid (self, params, extent, long_side, &coarse, &coarse_fits);
   /* Before any work: a layer too slow for the live preview is told at once, not after a wait. */
   update_slow_advice (self, params, coarse_fits);
-  double expected = expected_seconds (self, params, &grid);
-  gboolean measured = self->work_per_second[kind_of (self, params, &grid)] > 0;
+  double expected = shepard_grid_cost_seconds (&self->cost, self->document, params, &grid);
+  gboolean measured = shepard_grid_cost_measured (&self->cost, self->document, params, &grid);
   if (measured && expected <= self->sync_seconds && compute_now (self, params, &grid, self->sync_seconds - expected))
     {
       update_busy (self);
@@ -547,8 +431,7 @@ shepard_preview_set_document (ShepardPreview *self, ShepardDocument *document)
   drop_pending (self);
   g_set_object (&self->document, document);
   g_clear_pointer (&self->surface, shepard_surface_unref);
-  for (int kind = 0; kind < N_KINDS; kind++)
-    self->work_per_second[kind] = 0.0;
+  shepard_grid_cost_forget (&self->cost);
   set_invalid_reason (self, NULL);
   set_slow_advice (self, NULL);
   update_busy (self);
@@ -648,14 +531,14 @@ void
 _shepard_preview_set_pairs_per_second (ShepardPreview *self, gboolean all_points, double pairs_per_second)
 {
   g_return_if_fail (SHEPARD_IS_PREVIEW (self));
-  self->work_per_second[all_points ? KIND_ALL_POINTS : KIND_LOCAL] = pairs_per_second;
+  self->cost.work_per_second[all_points ? SHEPARD_GRID_COST_ALL_POINTS : SHEPARD_GRID_COST_LOCAL] = pairs_per_second;
 }
 
 void
 _shepard_preview_set_far_field_rate (ShepardPreview *self, double steps_per_second)
 {
   g_return_if_fail (SHEPARD_IS_PREVIEW (self));
-  self->work_per_second[KIND_FAR_FIELD] = steps_per_second;
+  self->cost.work_per_second[SHEPARD_GRID_COST_FAR_FIELD] = steps_per_second;
 }
 
 
