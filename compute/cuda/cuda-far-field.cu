@@ -259,7 +259,7 @@ enum NodeChoice { kNone, kFar, kNear, kOpen };
 
 __global__ void __launch_bounds__ (kWarpsPerBlock * 32, kBlocksPerMultiprocessor)
 far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, int field, double tolerance,
-                  int tiles_across, int tiles, unsigned long long *work)
+                  int tiles_across, int tiles)
 {
   __shared__ WarpLists all_lists[kWarpsPerBlock];
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -337,7 +337,6 @@ far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, in
 
   const far_node *nodes = static_cast<const far_node *> (tree.nodes);
   int top = 1, far_count = 0, near_count = 0;
-  unsigned long long far_terms = 0, direct_points = 0;
   while (top > 0)
     {
       int popped = top < 32 ? top : 32;
@@ -360,7 +359,6 @@ far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, in
       if (far_count + __popc (far_lanes) > kFarCapacity)
         {
           sum_far_list (tree, field, lists, far_count, qs, whole_power);
-          far_terms += far_count;
           far_count = 0;
         }
       if (choice == kFar)
@@ -394,15 +392,11 @@ far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, in
           __syncwarp (); // every lane has read the list before it is written again
         }
       if (choice == kNear)
-        {
-          lists.near_node[near_count + lanes_below (near_lanes)] = node;
-          direct_points += nodes[node].end - nodes[node].begin;
-        }
+        lists.near_node[near_count + lanes_below (near_lanes)] = node;
       near_count += __popc (near_lanes);
       __syncwarp ();
     }
   sum_far_list (tree, field, lists, far_count, qs, whole_power);
-  far_terms += far_count;
   sum_near_list (tree, field, lists, near_count, qs, whole_power);
 
 #pragma unroll
@@ -410,18 +404,6 @@ far_field_kernel (DeviceFarField tree, QuerySource source, Stage1Outputs out, in
     if (qs[k].active)
       out.value[(size_t) field * out.value_stride + qs[k].index]
           = (float) (tree.z_min[field] + qs[k].sum_wz / qs[k].sum_w);
-  if (work)
-    {
-      // direct_points was counted by the lanes that listed the nodes
-      for (int offset = 16; offset > 0; offset /= 2)
-        direct_points += __shfl_xor_sync (kFullMask, direct_points, offset);
-      if (lane == 0)
-        {
-          unsigned long long queries = (unsigned long long) __popc (active_lanes) * kQueriesPerLane;
-          atomicAdd (&work[0], far_terms * queries);
-          atomicAdd (&work[1], direct_points * queries);
-        }
-    }
 }
 
 template <typename T>
@@ -488,7 +470,7 @@ upload_far_field (const shepard_far_field *far_field, DeviceFarField &device)
 
 cudaError_t
 launch_far_field (const DeviceFarField &tree, const QuerySource &queries, const Stage1Outputs &out, int field,
-                  double tolerance, unsigned long long *work, cudaStream_t stream)
+                  double tolerance, cudaStream_t stream)
 {
   if (queries.count == 0)
     return cudaSuccess;
@@ -504,7 +486,7 @@ launch_far_field (const DeviceFarField &tree, const QuerySource &queries, const 
     tiles = (queries.count + 32 * kQueriesPerLane - 1) / (32 * kQueriesPerLane);
   int blocks = (tiles + kWarpsPerBlock - 1) / kWarpsPerBlock;
   far_field_kernel<<<blocks, kWarpsPerBlock * 32, 0, stream>>> (tree, queries, out, field, tolerance, tiles_across,
-                                                                 tiles, work);
+                                                                 tiles);
   return cudaGetLastError ();
 }
 

@@ -189,10 +189,9 @@ cudaError_t upload_far_field (const shepard_far_field *far_field, DeviceFarField
 void free_far_field (DeviceFarField &device);
 
 // The far field's sums for field `field` of every query of the band that stage 1 left undone (its exponent and, in
-// offset, its nearest squared distance), written as local values into out.value's plane `field`. work (device, two
-// counters: far terms and direct pairs, added to; may be null) is for benchmarks.
+// offset, its nearest squared distance), written as local values into out.value's plane `field`.
 cudaError_t launch_far_field (const DeviceFarField &tree, const QuerySource &queries, const Stage1Outputs &out,
-                              int field, double tolerance, unsigned long long *work, cudaStream_t stream);
+                              int field, double tolerance, cudaStream_t stream);
 
 // Cross-validation: the queries are the data points themselves, taken in the even grid's sorted order (query slot s is
 // the point in grid slot s) so that neighbouring threads search neighbouring cells. Each leaves out its own slot
@@ -249,6 +248,9 @@ struct Band {
   float *host_value = nullptr, *host_alpha = nullptr, *host_r_obs = nullptr; // pinned
   double *host_query_x = nullptr, *host_query_y = nullptr;                    // pinned
 };
+
+// Sizes a band for `queries` queries and `fields` value planes, growing its memory when needed (cuda-backend.cu).
+shepard_status reserve_band (Band &band, size_t queries, size_t fields, shepard_error *error);
 
 // Into how many blocks (blockIdx.z) to split a chunk of `points` data points, for a launch of blocks_per_split blocks
 // of `threads` each of kernel, so that the blocks fill whole waves of the device's resident blocks best: with 512
