@@ -11,6 +11,8 @@
  *
  * With --scaling, how the far field grows from 10K to 16M (16,777,216) points over the same --size grid (issue 15).
  *
+ * Exit status 1 where a far-field sum breaks its promise against the float64 brute force.
+ *
  *   build/tests/bench/shepard-bench-far-field [--points N] [--size W] [--threads T] [--brute-rows R] [--engine]
  *                                             [--scaling]
  */
@@ -419,7 +421,7 @@ main (int argc, char **argv)
 {
   size_t n = 100000, width = 1024, brute_row_count = 4;
   int threads = 2;
-  bool engine = false, scaling_mode = false;
+  bool engine = false, scaling_mode = false, disagrees = false;
   for (int a = 1; a < argc; a++)
     {
       bool valued = a + 1 < argc;
@@ -545,6 +547,12 @@ main (int argc, char **argv)
               "direct pairs\n",
               tolerances[t], far_s, far_cpu_s, float32_s / far_s, brute_s / far_s, worst,
               (double) total.far_terms / (double) cells, (double) total.direct_pairs / (double) cells);
+      /* The promise, against float64 over the rows computed both ways (NaN: disagrees too). */
+      if (!(worst <= tolerances[t]))
+        {
+          printf ("DISAGREES: %.2e of the range beyond tolerance %.0e\n", worst, tolerances[t]);
+          disagrees = true;
+        }
     }
 
   free (brute.brute);
@@ -556,5 +564,5 @@ main (int argc, char **argv)
   shepard_far_field_free (far_field);
   shepard_point_set_clear (&points);
   bench_points_free (&data);
-  return 0;
+  return disagrees ? 1 : 0;
 }
