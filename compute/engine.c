@@ -240,8 +240,9 @@ shepard_engine_cpu_backend (const shepard_engine *engine)
 #define BRUTE_FLOAT64_NS_PER_PAIR 4.0
 #define FAR_FIELD_NS_PER_QUERY_DOUBLING 250.0
 #define FAR_FIELD_BUILD_NS_PER_POINT 1300.0
-/* The same on the GPU, in nanoseconds of the device (shepard-bench-cuda, H100/H200): a pair of its brute force, and a
- * query of its far field per doubling of the points. */
+/* The same on the GPU, in nanoseconds of the device: a pair of its brute force (shepard-bench-cuda, H200: 2.2e12 pairs
+ * a second) and a query of its far field per doubling of the points (shepard-bench-cuda-far-field --scaling, H100: 0.5
+ * to 1.6). */
 #define GPU_BRUTE_NS_PER_PAIR 5e-4
 #define GPU_FAR_FIELD_NS_PER_QUERY_DOUBLING 1.0
 
