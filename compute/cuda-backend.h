@@ -48,7 +48,7 @@ typedef struct {
 } shepard_cuda_variant;
 
 /* Device time of the last interpolate or cross-validate call, in milliseconds, by stage (CUDA events on the
- * backend's stream). */
+ * backend's stream); the slices run since (shepard_cuda_interpolate_slice) add theirs. */
 typedef struct {
   double upload_ms;    /* query coordinates (point lists) or the folds (k-fold cross-validation) to the device */
   double knn_ms;       /* stage 1, including the fused N-nearest weighting */
@@ -56,8 +56,14 @@ typedef struct {
   double download_ms;  /* results back to the host */
 } shepard_cuda_timings;
 
-/* Fails with SHEPARD_ERROR_NO_DEVICE (and the reason) when no usable CUDA device is present. */
-shepard_status shepard_cuda_backend_new (shepard_cuda_backend **backend, shepard_error *error);
+/* CUDA devices visible to this process; 0 where there is none or the driver fails. */
+int shepard_cuda_device_count (void);
+/* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" for device ordinal `device`, or false where there is no such device. */
+bool shepard_cuda_device_describe (int device, char *name, size_t size);
+
+/* A backend on device ordinal `device`: every later call on it runs there, from any thread (each call selects it).
+ * Fails with SHEPARD_ERROR_NO_DEVICE (and the reason) when that device is not present or usable. */
+shepard_status shepard_cuda_backend_new (int device, shepard_cuda_backend **backend, shepard_error *error);
 void shepard_cuda_backend_free (shepard_cuda_backend *backend);
 
 /* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" */
@@ -76,11 +82,24 @@ shepard_status shepard_cuda_backend_set_far_field (shepard_cuda_backend *backend
 void shepard_cuda_backend_set_variant (shepard_cuda_backend *backend, const shepard_cuda_variant *variant);
 
 /* As shepard_cpu_interpolate: params valid, r_exp in given units; every field of points, mapped back to given values
- * (NaN where the neighbourhood holds no data). */
+ * (NaN where the neighbourhood holds no data). The queries run slice after slice (shepard_cuda_slice_queries). */
 shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set *points,
                                          const shepard_params *params, double r_exp,
                                          const shepard_query_set *queries, const shepard_outputs *outputs,
                                          shepard_progress_fn progress, void *progress_data, shepard_error *error);
+
+/* Queries per slice of an interpolation of `queries` with params (summation resolved): whole raster rows, a multiple
+ * of the far field's tiles; it depends on the queries, the points and the summation only, and each query's value on
+ * its slice only, so that slices handed out to several backends (one per GPU) give what one backend gives. */
+size_t shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_params *params,
+                                   const shepard_query_set *queries);
+/* Slice number `slice` of the queries into outputs (indexed by query, as shepard_cuda_interpolate fills them), with
+ * no progress: a slice is about 100 ms of the device's work. Backends on different devices may run slices of one
+ * interpolation at once, each from its own thread. */
+shepard_status shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                               const shepard_params *params, double r_exp,
+                                               const shepard_query_set *queries, size_t slice,
+                                               const shepard_outputs *outputs, shepard_error *error);
 
 /* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold (field 0). The
  * predictions come back as float32, as the GPU computes them, in field 0's scaled LOCAL frame (given = z_origin[0] +

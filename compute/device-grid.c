@@ -15,6 +15,29 @@ shepard_engine_cuda_device (const shepard_engine *engine)
   return -1;
 }
 
+size_t
+shepard_engine_gpu_count (const shepard_engine *engine)
+{
+#if SHEPARD_HAVE_CUDA
+  return engine->n_gpus;
+#else
+  (void) engine;
+  return 0;
+#endif
+}
+
+int
+shepard_engine_gpu_ordinal (const shepard_engine *engine, size_t i)
+{
+#if SHEPARD_HAVE_CUDA
+  if (i < engine->n_gpus)
+    return shepard_cuda_backend_device (engine->gpus[i]);
+#endif
+  (void) engine;
+  (void) i;
+  return -1;
+}
+
 static shepard_status
 fail_not_on_gpu (const shepard_engine *engine, shepard_error *error)
 {

@@ -22,10 +22,16 @@ struct shepard_engine {
   char fallback_reason[224]; /* why "auto" runs on the CPU; empty otherwise */
   const shepard_cpu_kernels *kernels;
 #if SHEPARD_HAVE_CUDA
-  shepard_cuda_backend *cuda; /* NULL on the CPU backend */
+  /* One backend per GPU of the engine's set (gpu-group.c); cuda is the first, which keeps device grids and the
+   * single-query work; NULL on the CPU backend. */
+  shepard_cuda_backend *cuda;
+  shepard_cuda_backend *gpus[SHEPARD_MAX_GPUS];
+  size_t n_gpus;
 #endif
   bool has_points;
-  double hull_area; /* of the points, once asked for; NAN until then */
+  size_t layer_n;    /* points of the whole layer: points.n, or more where the engine holds part of a layer */
+  double hull_area;  /* of the points (or the whole layer's), once asked for; NAN until then */
+  bool hull_unknown; /* part of a layer whose hull was not given */
   bool observed_known; /* whether observed holds the points' statistics, computed at the first cross-validation */
   shepard_cv_observed observed;
   shepard_point_set points;
@@ -54,6 +60,22 @@ shepard_status shepard_engine_study_area (shepard_engine *engine, const shepard_
 double shepard_engine_expected_distance_for (const shepard_params *params, size_t n_points, double area);
 
 shepard_status shepard_engine_check_grid (const shepard_grid *grid, shepard_error *error);
+
+#if SHEPARD_HAVE_CUDA
+/* The engine's GPUs (gpu-group.c). Starts a backend on each GPU of set (NULL or empty: every visible one) into
+ * engine->gpus and describes them into engine->description; on failure none is left. */
+shepard_status shepard_gpu_group_start (shepard_engine *engine, const shepard_gpu_set *set, shepard_error *error);
+void shepard_gpu_group_free (shepard_engine *engine);
+/* Copies the engine's points, or its far field's tree, to every GPU, each from its own thread. */
+shepard_status shepard_gpu_group_set_points (shepard_engine *engine, shepard_error *error);
+shepard_status shepard_gpu_group_set_far_field (shepard_engine *engine, shepard_error *error);
+/* An interpolation into host outputs (params resolved by shepard_engine_gpu_params): its slices handed out to the
+ * GPUs in turn, each GPU driven by its own thread, progress and cancel answered on the calling thread. */
+shepard_status shepard_gpu_group_interpolate (shepard_engine *engine, const shepard_params *params, double r_exp,
+                                              const shepard_query_set *queries, const shepard_outputs *outputs,
+                                              shepard_progress_fn progress, void *progress_data,
+                                              shepard_error *error);
+#endif
 
 #if SHEPARD_HAVE_CUDA
 /* Whether params run on the engine's GPU: neighbourhoods beyond what the GPU keeps in registers run on the CPU. */

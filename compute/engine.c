@@ -18,6 +18,13 @@ precision_name (shepard_precision precision)
 shepard_engine *
 shepard_engine_new (shepard_backend backend, shepard_precision precision, int threads, shepard_error *error)
 {
+  return shepard_engine_new_on_gpus (backend, precision, threads, NULL, error);
+}
+
+shepard_engine *
+shepard_engine_new_on_gpus (shepard_backend backend, shepard_precision precision, int threads,
+                            const shepard_gpu_set *gpus, shepard_error *error)
+{
   if (precision != SHEPARD_PRECISION_FLOAT32 && precision != SHEPARD_PRECISION_FLOAT64)
     {
       shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "Unknown precision %d.", (int) precision);
@@ -53,26 +60,22 @@ shepard_engine_new (shepard_backend backend, shepard_precision precision, int th
           break;
         }
       {
-        shepard_cuda_backend *cuda = NULL;
-        shepard_error cuda_error = { SHEPARD_OK, "" };
-        if (shepard_cuda_backend_new (&cuda, &cuda_error) == SHEPARD_OK)
+        shepard_engine *engine = calloc (1, sizeof *engine);
+        if (!engine)
           {
-            shepard_engine *engine = calloc (1, sizeof *engine);
-            if (!engine)
-              {
-                shepard_cuda_backend_free (cuda);
-                shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the interpolation engine.");
-                return NULL;
-              }
+            shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the interpolation engine.");
+            return NULL;
+          }
+        shepard_error cuda_error = { SHEPARD_OK, "" };
+        if (shepard_gpu_group_start (engine, gpus, &cuda_error) == SHEPARD_OK)
+          {
             engine->backend = SHEPARD_BACKEND_CUDA;
             engine->precision = SHEPARD_PRECISION_FLOAT32;
             engine->threads = threads > 0 ? threads : shepard_cpu_count ();
             engine->kernels = shepard_cpu_kernels_select ();
-            engine->cuda = cuda;
-            snprintf (engine->description, sizeof engine->description, "CUDA: %s",
-                      shepard_cuda_backend_device_name (cuda));
             return engine;
           }
+        free (engine);
         if (backend == SHEPARD_BACKEND_CUDA)
           {
             if (error)
@@ -83,6 +86,7 @@ shepard_engine_new (shepard_backend backend, shepard_precision precision, int th
         fallback_reason = reason;
       }
 #else
+      (void) gpus;
       if (backend == SHEPARD_BACKEND_CUDA)
         {
           shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
@@ -142,7 +146,7 @@ shepard_engine_free (shepard_engine *engine)
     return;
   clear_points (engine);
 #if SHEPARD_HAVE_CUDA
-  shepard_cuda_backend_free (engine->cuda);
+  shepard_gpu_group_free (engine);
 #endif
   free (engine);
 }
@@ -173,9 +177,31 @@ shepard_engine_set_points (shepard_engine *engine, const double *x, const double
   return shepard_engine_set_points_fields (engine, x, y, z ? fields : NULL, 1, n_points, error);
 }
 
+static shepard_status set_points (shepard_engine *engine, const double *x, const double *y, const double *const *z,
+                                  size_t n_fields, size_t n_points, const shepard_layer_extent *whole,
+                                  shepard_error *error);
+
 shepard_status
 shepard_engine_set_points_fields (shepard_engine *engine, const double *x, const double *y, const double *const *z,
                                   size_t n_fields, size_t n_points, shepard_error *error)
+{
+  return set_points (engine, x, y, z, n_fields, n_points, NULL, error);
+}
+
+shepard_status
+shepard_engine_set_points_part (shepard_engine *engine, const double *x, const double *y, const double *const *z,
+                                size_t n_fields, size_t n_points, const shepard_layer_extent *whole,
+                                shepard_error *error)
+{
+  if (!whole)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The whole layer's extent is missing.");
+  return set_points (engine, x, y, z, n_fields, n_points, whole, error);
+}
+
+/* whole: NULL where these are all the points (shepard-engine.h, "Part of a larger layer"). */
+static shepard_status
+set_points (shepard_engine *engine, const double *x, const double *y, const double *const *z, size_t n_fields,
+            size_t n_points, const shepard_layer_extent *whole, shepard_error *error)
 {
   clear_points (engine);
   if (n_points > 0 && (!x || !y || !z))
@@ -186,14 +212,26 @@ shepard_engine_set_points_fields (shepard_engine *engine, const double *x, const
   for (size_t f = 0; n_points > 0 && f < n_fields; f++)
     if (!z[f])
       return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT, "The values of field %zu are missing.", f + 1);
-  shepard_status status = shepard_point_set_init (&engine->points, x, y, z, n_fields, n_points, error);
+  shepard_status status = whole ? shepard_point_set_init_part (&engine->points, x, y, z, n_fields, n_points, whole,
+                                                                 error)
+                                : shepard_point_set_init (&engine->points, x, y, z, n_fields, n_points, error);
   if (status != SHEPARD_OK)
     return status;
-  status = shepard_even_grid_build (&engine->grid, engine->points.x, engine->points.y, n_points, error);
+  if (whole)
+    {
+      const shepard_point_set *set = &engine->points;
+      double box[4] = { shepard_point_set_local (set->x_min, set->origin_x, set->scale),
+                        shepard_point_set_local (set->y_min, set->origin_y, set->scale),
+                        shepard_point_set_local (set->x_max, set->origin_x, set->scale),
+                        shepard_point_set_local (set->y_max, set->origin_y, set->scale) };
+      status = shepard_even_grid_build_in (&engine->grid, set->x, set->y, n_points, box, whole->n, error);
+    }
+  else
+    status = shepard_even_grid_build (&engine->grid, engine->points.x, engine->points.y, n_points, error);
 #if SHEPARD_HAVE_CUDA
   if (status == SHEPARD_OK && engine->cuda)
     {
-      status = shepard_cuda_backend_set_points (engine->cuda, &engine->points, error);
+      status = shepard_gpu_group_set_points (engine, error);
       if (status != SHEPARD_OK)
         shepard_even_grid_clear (&engine->grid);
     }
@@ -204,7 +242,12 @@ shepard_engine_set_points_fields (shepard_engine *engine, const double *x, const
       return status;
     }
   engine->has_points = true;
+  engine->layer_n = whole ? whole->n : n_points;
   engine->hull_area = NAN;
+  engine->hull_unknown = whole && whole->hull_count == 0;
+  if (whole && whole->hull_count > 0)
+    engine->hull_area = shepard_point_set_hull_area_of (&engine->points, whole->hull_x, whole->hull_y,
+                                                        whole->hull_count);
   engine->observed_known = false;
   return SHEPARD_OK;
 }
@@ -310,7 +353,7 @@ shepard_engine_prepare_far_field (shepard_engine *engine, shepard_error *error)
     }
 #if SHEPARD_HAVE_CUDA
   if (engine->cuda)
-    return shepard_cuda_backend_set_far_field (engine->cuda, engine->far_field, error);
+    return shepard_gpu_group_set_far_field (engine, error);
 #endif
   return SHEPARD_OK;
 }
@@ -341,6 +384,10 @@ shepard_engine_study_area (shepard_engine *engine, const shepard_params *params,
       *area = params->area * scale * scale;
       return SHEPARD_OK;
     case SHEPARD_AREA_CONVEX_HULL:
+      if (engine->hull_unknown)
+        return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                             "AIDW's area=hull needs the whole layer's convex hull, which was not given with this "
+                             "part of the layer; give it, or use area=bbox or area=A.");
       /* Sorting a million points per call would slow every parameter change: the hull waits for new points. */
       if (isnan (engine->hull_area))
         engine->hull_area = shepard_point_set_hull_area (points);
@@ -386,7 +433,7 @@ expected_distance (shepard_engine *engine, const shepard_params *params, double 
   double area;
   shepard_status status = shepard_engine_study_area (engine, params, &area, error);
   if (status == SHEPARD_OK)
-    *r_exp = shepard_engine_expected_distance_for (params, engine->points.n, area) / engine->points.scale;
+    *r_exp = shepard_engine_expected_distance_for (params, engine->layer_n, area) / engine->points.scale;
   return status;
 }
 
@@ -446,8 +493,8 @@ interpolate (shepard_engine *engine, const shepard_params *params, const shepard
       status = shepard_engine_gpu_params (engine, params, queries->count, &resolved, error);
       if (status != SHEPARD_OK)
         return status;
-      return shepard_cuda_interpolate (engine->cuda, &engine->points, &resolved, r_exp, queries, outputs, progress,
-                                       progress_data, error);
+      return shepard_gpu_group_interpolate (engine, &resolved, r_exp, queries, outputs, progress, progress_data,
+                                            error);
     }
 #endif
   shepard_cpu_backend backend;
@@ -473,12 +520,14 @@ shepard_engine_check_grid (const shepard_grid *grid, shepard_error *error)
                          grid->dy);
   /* The far edges as the cell centres are computed (origin + cells * size): past the largest double there are no
    * such cells. */
-  double width = (double) grid->width * grid->dx, height = (double) grid->height * grid->dy;
+  double width = (double) (grid->first_column + grid->width) * grid->dx;
+  double height = (double) (grid->first_row + grid->height) * grid->dy;
   if (!isfinite (width) || !isfinite (height) || !isfinite (grid->x_min + width) || !isfinite (grid->y_max - height))
     return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
                          "The grid's cells reach beyond the largest number a coordinate can hold (x from %g by %zu "
                          "cells of %g, y from %g by %zu cells of %g); choose a smaller extent or cell size.",
-                         grid->x_min, grid->width, grid->dx, grid->y_max, grid->height, grid->dy);
+                         grid->x_min, grid->first_column + grid->width, grid->dx, grid->y_max,
+                         grid->first_row + grid->height, grid->dy);
   size_t cells, bytes;
   if (!shepard_size_mul (grid->width, grid->height, &cells) || !shepard_size_mul (cells, sizeof (double), &bytes))
     return shepard_fail (error, SHEPARD_ERROR_SIZE_OVERFLOW,

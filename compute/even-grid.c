@@ -29,19 +29,27 @@ shepard_even_grid_geometry (double x_min, double y_min, double x_max, double y_m
 shepard_status
 shepard_even_grid_build (shepard_even_grid *grid, const double *x, const double *y, size_t n, shepard_error *error)
 {
-  memset (grid, 0, sizeof *grid);
-  double x_min = INFINITY, y_min = INFINITY, x_max = -INFINITY, y_max = -INFINITY;
+  double box[4] = { INFINITY, INFINITY, -INFINITY, -INFINITY };
   for (size_t i = 0; i < n; i++)
     {
-      x_min = fmin (x_min, x[i]);
-      x_max = fmax (x_max, x[i]);
-      y_min = fmin (y_min, y[i]);
-      y_max = fmax (y_max, y[i]);
+      box[0] = fmin (box[0], x[i]);
+      box[2] = fmax (box[2], x[i]);
+      box[1] = fmin (box[1], y[i]);
+      box[3] = fmax (box[3], y[i]);
     }
+  return shepard_even_grid_build_in (grid, x, y, n, box, n, error);
+}
+
+shepard_status
+shepard_even_grid_build_in (shepard_even_grid *grid, const double *x, const double *y, size_t n, const double box[4],
+                            size_t n_layout, shepard_error *error)
+{
+  memset (grid, 0, sizeof *grid);
+  double x_min = box[0], y_min = box[1];
   grid->n = n;
   grid->x0 = x_min;
   grid->y0 = y_min;
-  shepard_even_grid_geometry (x_min, y_min, x_max, y_max, n, &grid->cell_size, &grid->nx, &grid->ny);
+  shepard_even_grid_geometry (x_min, y_min, box[2], box[3], n_layout, &grid->cell_size, &grid->nx, &grid->ny);
   size_t n_cells = grid->nx * grid->ny;
 
   grid->cell_start = calloc (n_cells + 1, sizeof *grid->cell_start);

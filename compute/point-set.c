@@ -18,16 +18,16 @@ aligned_floats (size_t count)
 /* Points on one line span no area even where their bounding rectangle does (a diagonal line), and AIDW's expected
  * nearest-neighbour distance means nothing for them. */
 static bool
-points_are_collinear (const shepard_point_set *set)
+points_are_collinear (const double *x, const double *y, size_t n)
 {
   size_t anchor = 0, far = 0;
-  for (size_t i = 1; i < set->n; i++)
-    if (set->x[i] < set->x[anchor] || (set->x[i] == set->x[anchor] && set->y[i] < set->y[anchor]))
+  for (size_t i = 1; i < n; i++)
+    if (x[i] < x[anchor] || (x[i] == x[anchor] && y[i] < y[anchor]))
       anchor = i;
   double far_d2 = 0.0;
-  for (size_t i = 0; i < set->n; i++)
+  for (size_t i = 0; i < n; i++)
     {
-      double dx = set->x[i] - set->x[anchor], dy = set->y[i] - set->y[anchor];
+      double dx = x[i] - x[anchor], dy = y[i] - y[anchor];
       if (dx * dx + dy * dy > far_d2)
         {
           far_d2 = dx * dx + dy * dy;
@@ -36,11 +36,11 @@ points_are_collinear (const shepard_point_set *set)
     }
   if (far_d2 == 0.0)
     return true;
-  double ux = set->x[far] - set->x[anchor], uy = set->y[far] - set->y[anchor];
+  double ux = x[far] - x[anchor], uy = y[far] - y[anchor];
   double tolerance = 1e-9 * far_d2; /* |cross| / |u| <= 1e-9 |u| */
-  for (size_t i = 0; i < set->n; i++)
+  for (size_t i = 0; i < n; i++)
     {
-      double cross = ux * (set->y[i] - set->y[anchor]) - uy * (set->x[i] - set->x[anchor]);
+      double cross = ux * (y[i] - y[anchor]) - uy * (x[i] - x[anchor]);
       if (fabs (cross) > tolerance)
         return false;
     }
@@ -74,8 +74,10 @@ coordinate_origin (double middle)
   return isfinite (rounded) ? (double) rounded : middle;
 }
 
+/* whole: NULL where these are all the points, else the layer they are part of, whose value ranges set the frame. */
 static shepard_status
-scale_values (shepard_point_set *set, const double *const *z, shepard_error *error)
+scale_values (shepard_point_set *set, const double *const *z, const shepard_layer_extent *whole,
+              shepard_error *error)
 {
   size_t n = set->n, padded = set->n_padded;
   for (size_t f = 0; f < set->n_fields; f++)
@@ -89,6 +91,16 @@ scale_values (shepard_point_set *set, const double *const *z, shepard_error *err
                                  "such points out.", i, z[f][i], f + 1);
           z_min = fmin (z_min, z[f][i]);
           z_max = fmax (z_max, z[f][i]);
+        }
+      if (whole)
+        {
+          if (!(z_min >= whole->z_min[f] && z_max <= whole->z_max[f]))
+            return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                                 "The values of field %zu reach [%g, %g], outside the whole layer's range [%g, %g]; "
+                                 "give the range of every point of the layer.", f + 1, z_min, z_max,
+                                 whole->z_min[f], whole->z_max[f]);
+          z_min = whole->z_min[f];
+          z_max = whole->z_max[f];
         }
       double middle, half_width;
       middle_and_half_width (z_min, z_max, &middle, &half_width);
@@ -107,9 +119,38 @@ scale_values (shepard_point_set *set, const double *const *z, shepard_error *err
   return SHEPARD_OK;
 }
 
+static shepard_status
+init_in_frame (shepard_point_set *set, const double *x, const double *y, const double *const *z, size_t n_fields,
+               size_t n, const shepard_layer_extent *whole, shepard_error *error);
+
 shepard_status
 shepard_point_set_init (shepard_point_set *set, const double *x, const double *y, const double *const *z,
                         size_t n_fields, size_t n, shepard_error *error)
+{
+  return init_in_frame (set, x, y, z, n_fields, n, NULL, error);
+}
+
+shepard_status
+shepard_point_set_init_part (shepard_point_set *set, const double *x, const double *y, const double *const *z,
+                             size_t n_fields, size_t n, const shepard_layer_extent *whole, shepard_error *error)
+{
+  memset (set, 0, sizeof *set);
+  if (!whole || !(whole->x_min <= whole->x_max) || !(whole->y_min <= whole->y_max) || !isfinite (whole->x_min)
+      || !isfinite (whole->x_max) || !isfinite (whole->y_min) || !isfinite (whole->y_max) || whole->n < n)
+    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                         "The whole layer's extent is missing or does not hold these %zu points.", n);
+  for (size_t f = 0; f < n_fields && f < SHEPARD_MAX_FIELDS; f++)
+    if (!isfinite (whole->z_min[f]) || !isfinite (whole->z_max[f]) || whole->z_min[f] > whole->z_max[f])
+      return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                           "The whole layer's range of field %zu is not a range of finite numbers.", f + 1);
+  return init_in_frame (set, x, y, z, n_fields, n, whole, error);
+}
+
+/* The points' box, the frame and every copy; whole: NULL where these are all the points, else the layer whose box
+ * and value ranges set the frame. */
+static shepard_status
+init_in_frame (shepard_point_set *set, const double *x, const double *y, const double *const *z, size_t n_fields,
+               size_t n, const shepard_layer_extent *whole, shepard_error *error)
 {
   memset (set, 0, sizeof *set);
   if (n == 0)
@@ -129,6 +170,17 @@ shepard_point_set_init (shepard_point_set *set, const double *x, const double *y
       x_max = fmax (x_max, x[i]);
       y_min = fmin (y_min, y[i]);
       y_max = fmax (y_max, y[i]);
+    }
+  if (whole)
+    {
+      if (!(x_min >= whole->x_min && x_max <= whole->x_max && y_min >= whole->y_min && y_max <= whole->y_max))
+        return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
+                             "The points reach beyond the whole layer's box; give the box of every point of the "
+                             "layer.");
+      x_min = whole->x_min;
+      x_max = whole->x_max;
+      y_min = whole->y_min;
+      y_max = whole->y_max;
     }
 
   size_t padded = (n + SHEPARD_POINT_PADDING - 1) / SHEPARD_POINT_PADDING * SHEPARD_POINT_PADDING;
@@ -184,13 +236,34 @@ shepard_point_set_init (shepard_point_set *set, const double *x, const double *y
       set->y_lo[i] = (float) (ly - (double) set->y_hi[i]);
     }
   memcpy (set->z_given, z[0], n * sizeof (double));
-  shepard_status status = scale_values (set, z, error);
+  shepard_status status = scale_values (set, z, whole, error);
   if (status != SHEPARD_OK)
     {
       shepard_point_set_clear (set);
       return status;
     }
-  set->collinear = points_are_collinear (set);
+  if (!whole)
+    set->collinear = points_are_collinear (set->x, set->y, n);
+  else if (whole->hull_count > 0)
+    {
+      /* A part may lie on one line where the layer does not: the layer's hull says. */
+      double *hull_x = malloc (whole->hull_count * sizeof *hull_x), *hull_y = malloc (whole->hull_count * sizeof *hull_y);
+      if (!hull_x || !hull_y)
+        {
+          free (hull_x);
+          free (hull_y);
+          shepard_point_set_clear (set);
+          return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the layer's hull.");
+        }
+      for (size_t i = 0; i < whole->hull_count; i++)
+        {
+          hull_x[i] = shepard_point_set_local (whole->hull_x[i], set->origin_x, set->scale);
+          hull_y[i] = shepard_point_set_local (whole->hull_y[i], set->origin_y, set->scale);
+        }
+      set->collinear = points_are_collinear (hull_x, hull_y, whole->hull_count);
+      free (hull_x);
+      free (hull_y);
+    }
   return SHEPARD_OK;
 }
 
@@ -228,10 +301,10 @@ cross (const double *o, const double *a, const double *b)
   return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
 }
 
-double
-shepard_point_set_hull_area (const shepard_point_set *set)
+/* The hull's area of n points, each (x, y) given by point_at in the local frame. */
+static double
+hull_area (size_t n, void (*point_at) (const void *source, size_t i, double point[2]), const void *source)
 {
-  size_t n = set->n;
   if (n < 3)
     return 0.0;
   double (*points)[2] = malloc (n * sizeof *points);
@@ -243,10 +316,7 @@ shepard_point_set_hull_area (const shepard_point_set *set)
       return NAN;
     }
   for (size_t i = 0; i < n; i++)
-    {
-      points[i][0] = set->x[i];
-      points[i][1] = set->y[i];
-    }
+    point_at (source, i, points[i]);
   qsort (points, n, sizeof *points, compare_points);
 
   /* Andrew's monotone chain. */
@@ -274,6 +344,40 @@ shepard_point_set_hull_area (const shepard_point_set *set)
   free (points);
   free (hull);
   return fabs (twice_area) * 0.5;
+}
+
+static void
+set_point (const void *source, size_t i, double point[2])
+{
+  const shepard_point_set *set = source;
+  point[0] = set->x[i];
+  point[1] = set->y[i];
+}
+
+double
+shepard_point_set_hull_area (const shepard_point_set *set)
+{
+  return hull_area (set->n, set_point, set);
+}
+
+typedef struct {
+  const shepard_point_set *set;
+  const double *x, *y;
+} given_points;
+
+static void
+given_point (const void *source, size_t i, double point[2])
+{
+  const given_points *given = source;
+  point[0] = shepard_point_set_local (given->x[i], given->set->origin_x, given->set->scale);
+  point[1] = shepard_point_set_local (given->y[i], given->set->origin_y, given->set->scale);
+}
+
+double
+shepard_point_set_hull_area_of (const shepard_point_set *set, const double *x, const double *y, size_t n)
+{
+  given_points given = { set, x, y };
+  return hull_area (n, given_point, &given);
 }
 
 double

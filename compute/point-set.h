@@ -56,10 +56,17 @@ shepard_point_set_value (const shepard_point_set *set, size_t field, double loca
 
 shepard_status shepard_point_set_init (shepard_point_set *set, const double *x, const double *y,
                                        const double *const *z, size_t n_fields, size_t n, shepard_error *error);
+/* As shepard_point_set_init for points that are part of the layer `whole` describes: the frame (origins, scales, the
+ * box) is the whole layer's. Fails where a point lies outside its box or a value outside its field's range. */
+shepard_status shepard_point_set_init_part (shepard_point_set *set, const double *x, const double *y,
+                                            const double *const *z, size_t n_fields, size_t n,
+                                            const shepard_layer_extent *whole, shepard_error *error);
 void shepard_point_set_clear (shepard_point_set *set);
 
-/* Area of the convex hull of the points in the local frame (squared given units times scale^2). */
+/* Area of the convex hull of the points in the local frame (squared given units times scale^2); NAN without memory. */
 double shepard_point_set_hull_area (const shepard_point_set *set);
+/* The same for n points in given coordinates, taken into set's frame. */
+double shepard_point_set_hull_area_of (const shepard_point_set *set, const double *x, const double *y, size_t n);
 
 /* The square of the coincident tolerance (SHEPARD_COINCIDENT_TOLERANCE of the larger side of the points' box) in the
  * local frame: a query this close to data points takes their mean, on every backend. */

@@ -159,12 +159,19 @@ typedef enum {
 /* Whether params weight every data point with no other condition: no radius, no max_points, no quadrant limits. */
 bool shepard_params_weight_all_points (const shepard_params *params);
 
-/* Raster query grid. Cell centres: x = x_min + (col + 0.5) * dx, y = y_max - (row + 0.5) * dy; row 0 at the top. */
+/* Raster query grid: a window of width x height cells, from row first_row and column first_column, of the raster
+ * whose top-left corner is (x_min, y_max). Cell centres: x = x_min + (first_column + col + 0.5) * dx,
+ * y = y_max - (first_row + row + 0.5) * dy; row 0 at the top. A raster cut into windows (bands of an export, tiles
+ * of shepard-grid-mpi) so gives every cell the coordinates it has in the whole raster, to the bit; and where each
+ * window starts at a multiple of SHEPARD_GRID_WINDOW_ALIGN rows and columns, every cell its value, to the bit, on the
+ * CPU backend (the far field's tiles of cells then fall alike). */
 typedef struct {
   double x_min, y_max;
   double dx, dy; /* > 0 */
   size_t width, height;
+  size_t first_row, first_column; /* 0 for a whole raster */
 } shepard_grid;
+enum { SHEPARD_GRID_WINDOW_ALIGN = 8 };
 
 /* Caller-owned outputs, one value per query (row-major for a grid). alpha and r_obs may be NULL. With IDW the engine
  * writes the power p into every alpha and does not touch r_obs. With several value fields (set_points_fields), values
@@ -202,9 +209,46 @@ double shepard_aidw_expected_knn_distance (size_t n_points, double area, int k);
 double shepard_aidw_membership (double r, double r_min, double r_max);
 double shepard_aidw_alpha (double mu, const double alpha[SHEPARD_AIDW_LEVELS]);
 
-/* threads: 0 = every core. Never fails for SHEPARD_BACKEND_AUTO (falls back to the CPU). */
+/* threads: 0 = every core. Never fails for SHEPARD_BACKEND_AUTO (falls back to the CPU). On CUDA it takes every
+ * visible GPU, as shepard_engine_new_on_gpus with NULL. */
 shepard_engine *shepard_engine_new (shepard_backend backend, shepard_precision precision, int threads,
                                     shepard_error *error);
+
+/* Several GPUs. An engine on CUDA spreads the queries of an interpolation to host memory (a grid's rows, a list of
+ * points) and of a cross-validation over its GPUs: each holds the points (and the far field's tree), and they take
+ * slices of the queries in turn as each finishes its last, so that an uneven machine stays busy. The slices are cut
+ * the same way whatever the number of GPUs, and each query's value depends only on its slice, so that the results
+ * are equal bit for bit on one GPU and on several (of one model). Results kept on the GPU (shepard_device_grid, the
+ * live preview) stay on the first GPU of the set, the one that drives the display. */
+enum { SHEPARD_MAX_GPUS = 64 };
+
+/* The CUDA devices an engine runs on, by runtime ordinal (as CUDA_VISIBLE_DEVICES leaves them numbered): count 0
+ * means every visible one. */
+typedef struct {
+  size_t count;
+  int ordinals[SHEPARD_MAX_GPUS];
+} shepard_gpu_set;
+
+/* "all" (every visible GPU) or distinct ordinals separated by commas ("0,1"); fails with
+ * SHEPARD_ERROR_INVALID_ARGUMENT and a message that says what is accepted. */
+shepard_status shepard_gpu_set_parse (const char *text, shepard_gpu_set *set, shepard_error *error);
+/* "all" or "0,1", into text (size bytes, truncated at a comma where too small). */
+void shepard_gpu_set_format (const shepard_gpu_set *set, char *text, size_t size);
+
+/* How many CUDA devices this process sees: 0 where none is usable or the build has no CUDA. */
+int shepard_gpu_count (void);
+/* The name of the device with this ordinal ("NVIDIA H200 (sm_90, 132 SMs)"), or false where there is none. */
+bool shepard_gpu_name (int ordinal, char *name, size_t size);
+
+/* As shepard_engine_new, on the chosen GPUs (NULL or count 0: every visible GPU). A chosen ordinal that is not there
+ * is an error for SHEPARD_BACKEND_CUDA (SHEPARD_ERROR_NO_DEVICE, naming the GPUs there are) and, for AUTO, falls back
+ * to the CPU with that reason. The CPU backend ignores gpus. */
+shepard_engine *shepard_engine_new_on_gpus (shepard_backend backend, shepard_precision precision, int threads,
+                                            const shepard_gpu_set *gpus, shepard_error *error);
+/* How many GPUs the engine spreads its work over: 0 on the CPU backend. */
+size_t shepard_engine_gpu_count (const shepard_engine *engine);
+/* The ordinal of the engine's i-th GPU (i < shepard_engine_gpu_count); the first is shepard_engine_cuda_device. */
+int shepard_engine_gpu_ordinal (const shepard_engine *engine, size_t i);
 void shepard_engine_free (shepard_engine *engine);
 
 /* What runs the work, for the status bar and the CLI: "CPU, 16 threads, float32 AVX-512" or "CUDA: NVIDIA H200",
@@ -241,6 +285,27 @@ shepard_status shepard_engine_set_points_fields (shepard_engine *engine, const d
                                                  const double *const *z, size_t n_fields, size_t n_points,
                                                  shepard_error *error);
 size_t shepard_engine_n_fields (const shepard_engine *engine);
+
+/* Part of a larger layer. An engine may hold only some of a layer's points, such as a rank of shepard-grid-mpi
+ * holding a tile and the halo around it for a local neighbourhood. The points' local frame (shepard_point_set's
+ * origins and scales), the coincident tolerance and AIDW's r_exp then come from the whole layer as this says, so that
+ * a query whose neighbourhood lies in the part gets, to the bit, the value an engine holding every point gives it. */
+typedef struct {
+  size_t n;                            /* points of the whole layer (those set_points would take) */
+  double x_min, y_min, x_max, y_max;   /* their bounding box, given coordinates */
+  double z_min[SHEPARD_MAX_FIELDS], z_max[SHEPARD_MAX_FIELDS]; /* each field's smallest and largest value */
+  /* For AIDW's area=hull: points whose convex hull is the layer's (its vertices, or more: keep points on its edges),
+   * given coordinates; the engine takes their hull in its frame as it would take the whole layer's. NULL (0): not
+   * known, and area=hull then fails. */
+  const double *hull_x, *hull_y;
+  size_t hull_count;
+} shepard_layer_extent;
+
+/* As shepard_engine_set_points_fields, for points that are part of the layer `whole` describes: each point must lie
+ * in its box and each value in its field's range. */
+shepard_status shepard_engine_set_points_part (shepard_engine *engine, const double *x, const double *y,
+                                               const double *const *z, size_t n_fields, size_t n_points,
+                                               const shepard_layer_extent *whole, shepard_error *error);
 
 /* Bounding box of the data points as given (not shifted). */
 void shepard_engine_bounds (const shepard_engine *engine, double *x_min, double *y_min, double *x_max, double *y_max);

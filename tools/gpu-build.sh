@@ -50,14 +50,15 @@ if [[ ! -x "$build_dir/tests/render/test-interop" ]]; then
     "(libepoxy-dev); see the 'Shepard' summary above." >&2
   exit 1
 fi
-for program in shepard-bench-cuda shepard-bench-cuda-far-field shepard-bench-preview shepard-bench-cv; do
+for program in shepard-bench-cuda shepard-bench-cuda-far-field shepard-bench-multi-gpu shepard-bench-preview \
+  shepard-bench-cv; do
   if [[ ! -x "$build_dir/tests/bench/$program" ]]; then
     echo "gpu-build: $build_dir/tests/bench/$program was not built; see the 'Shepard' summary above." >&2
     exit 1
   fi
 done
 for program in "$build_dir/tests/bench/shepard-bench-cuda" "$build_dir/tests/bench/shepard-bench-cuda-far-field" \
-  "$build_dir/tests/bench/shepard-bench-preview" \
+  "$build_dir/tests/bench/shepard-bench-multi-gpu" "$build_dir/tests/bench/shepard-bench-preview" \
   "$build_dir/tests/bench/shepard-bench-cv" "$build_dir/tests/bench/shepard-bench-optimise" \
   "$build_dir/tests/bench/cdp/cdp-idw-check"; do
   if [[ -x "$program" ]]; then

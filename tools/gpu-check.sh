@@ -4,15 +4,17 @@
 # tests against the CUDA backend and render/'s GL and interop tests, (2) compute-sanitizer memcheck and racecheck over
 # the CUDA backend's, the device grid's, the interop and the cross-validation tests (test-cuda*, test-device-grid*,
 # test-interop, test-cross-validation) and a small benchmark run, synccheck and initcheck over that run, (3) the CUDA
-# benchmark, (4) the cross-validation benchmark (leave-one-out on the GPU beside the CPU, with the goals), (5) the
-# optimiser benchmark, (6) the preview frame-time benchmark (engine -> CUDA-OpenGL interop -> drawn frame). Logs go to
+# benchmark, (3b) the multi-GPU benchmark (every GPU beside the first, bit for bit), (4) the cross-validation benchmark
+# (leave-one-out on the GPU beside the CPU, with the goals), (5) the optimiser benchmark, (6) the preview frame-time
+# benchmark (engine -> CUDA-OpenGL interop -> drawn frame). Logs go to
 # $OUT (build-gpu/check-out when unset): gpu-check.log (everything), sanitizer.log, bench.txt, bench.csv,
-# bench-cv.txt, bench-optimise.txt, bench-preview.txt, bench-preview.csv and summary.txt. Prints the benchmarks' tables and a summary last; exits non-zero if any step
+# bench-cv.txt, bench-multi-gpu.txt, bench-optimise.txt, bench-preview.txt, bench-preview.csv and summary.txt. Prints the benchmarks' tables and a summary last; exits non-zero if any step
 # failed or found no device (or no GL context).
 # Usage: tools/gpu-check.sh    (the device tool: carry ["build-gpu/carry", ".gpu-debs"], timeout_s 600)
 # Environment: GPU_CHECK_SECONDS (time for all steps, default 540), GPU_CHECK_SANITIZE (test programs to sanitize),
 # GPU_CHECK_BENCH_ARGS (arguments of the full benchmark run, default none: every size), GPU_CHECK_PREVIEW_ARGS
-# (arguments of the preview benchmark, default none: 10K, 100K and 1M points at 1024 x 1024), GPU_CHECK_CV_ARGS
+# (arguments of the preview benchmark, default none: 10K, 100K and 1M points at 1024 x 1024), GPU_CHECK_MULTI_ARGS
+# (arguments of the multi-GPU benchmark, default none: 1M points, 1024^2 and a 16384^2 export), GPU_CHECK_CV_ARGS
 # (arguments of the cross-validation benchmark, default none), GPU_CHECK_SKIP (steps to leave out, e.g. "benchmark
 # preview-benchmark" when the kernels they time did not change: each is listed as skipped, which fails nothing).
 set -uo pipefail
@@ -313,6 +315,35 @@ if ! skip "benchmark" && ! no_device "benchmark"; then
   fi
 fi
 
+# --- (3b) several GPUs: an engine on every GPU beside one on the first, equal bit for bit (on a machine with one GPU,
+# two backends on it: the multi-GPU path, no faster)
+start=$SECONDS
+multi_program=$carry_dir/bench/shepard-bench-multi-gpu
+if skip "multi-gpu-benchmark"; then
+  :
+elif [[ ! -x "$multi_program" ]]; then
+  record "multi-gpu-benchmark" FAIL 0 "$multi_program was not carried: run tools/gpu-build.sh"
+elif ! no_device "multi-gpu-benchmark"; then
+  multi_args=()
+  if (($(nvidia-smi -L | grep -c '^GPU') < 2)); then
+    multi_args=(--pair)
+  fi
+  limit=$(($(seconds_left) - cv_reserve - preview_reserve - 5))
+  if ((limit < 30)); then
+    limit=30
+  fi
+  # shellcheck disable=SC2086 # GPU_CHECK_MULTI_ARGS is a list of arguments
+  timeout --kill-after=10 "$limit" "$multi_program" "${multi_args[@]}" ${GPU_CHECK_MULTI_ARGS:-} 2>>"$log" |
+    tee "$out/bench-multi-gpu.txt"
+  status=${PIPESTATUS[0]}
+  if ((status == 124)); then
+    record "multi-gpu-benchmark" FAIL $((SECONDS - start)) "cut off after $limit s"
+  elif ((status != 0)); then
+    record "multi-gpu-benchmark" FAIL $((SECONDS - start)) "exit $status (1: a result differs by a bit)"
+  else
+    record "multi-gpu-benchmark" ok $((SECONDS - start)) "table above; $out/bench-multi-gpu.txt"
+  fi
+fi
 # --- (4) the cross-validation benchmark: leave-one-out on the GPU beside the CPU float32 path, and the CPU goals
 start=$SECONDS
 cv_program=$carry_dir/bench/shepard-bench-cv

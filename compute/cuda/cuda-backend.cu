@@ -23,8 +23,18 @@ namespace {
 // prompt. A launch weighs a chunk of the points for every query of the band, which keeps the device full.
 constexpr double kTiledPairsPerLaunch = 1e11;
 constexpr double kNaivePairsPerLaunch = 1e10;
-constexpr size_t kMaxQueriesPerBand = (size_t) 1 << 22;
 constexpr size_t kChunkGranule = 256;
+// Slices (the bands of queries run in one go, and what several GPUs take in turn): about this many pairs of the
+// brute force, ~110 ms on an H200, so that a cancel is answered and an uneven machine stays busy; between these
+// bounds of queries. Light work (the far field, local neighbourhoods) takes the larger slices.
+constexpr double kSlicePairs = 2.5e11;
+constexpr size_t kMinSliceQueries = (size_t) 1 << 16;
+constexpr size_t kLightSliceQueries = (size_t) 1 << 18;
+constexpr size_t kMaxSliceQueries = (size_t) 1 << 22;
+// A slice of a raster is whole rows, a multiple of the far field's tile rows, and of a list whole tiles, so that
+// every query's tile, hence its value, is the same however the slices are handed out.
+constexpr size_t kSliceRowGranule = 8;
+constexpr size_t kSliceListGranule = 64;
 
 } // namespace
 
@@ -114,8 +124,10 @@ shepard_cuda::reserve_band (Band &band, size_t queries, size_t fields, shepard_e
   return SHEPARD_OK;
 }
 
+extern "C" bool shepard_cuda_device_describe (int device, char *name, size_t size);
+
 static shepard_status
-backend_new (shepard_cuda_backend **out, shepard_error *error)
+backend_new (int device, shepard_cuda_backend **out, shepard_error *error)
 {
   *out = nullptr;
   int count = 0;
@@ -126,9 +138,14 @@ backend_new (shepard_cuda_backend **out, shepard_error *error)
       return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE, "No CUDA device is usable here (%s).",
                            status != cudaSuccess ? cudaGetErrorString (status) : "no device found");
     }
+  if (device < 0 || device >= count)
+    return shepard_fail (error, SHEPARD_ERROR_NO_DEVICE,
+                         "There is no GPU %d here: this machine has %d (numbered 0 to %d); choose among them or "
+                         "\"all\".", device, count, count - 1);
   shepard_cuda_backend *backend = new (std::nothrow) shepard_cuda_backend ();
   if (!backend)
     return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the CUDA backend.");
+  backend->device = device;
   cudaDeviceProp properties;
   status = cudaGetDeviceProperties (&properties, backend->device);
   if (status == cudaSuccess)
@@ -143,8 +160,7 @@ backend_new (shepard_cuda_backend **out, shepard_error *error)
       return cuda_failure (error, status, "starting the CUDA device");
     }
   backend->multiprocessors = properties.multiProcessorCount;
-  snprintf (backend->device_name, sizeof backend->device_name, "%.200s (sm_%d%d, %d SMs)", properties.name,
-            properties.major, properties.minor, properties.multiProcessorCount);
+  shepard_cuda_device_describe (device, backend->device_name, sizeof backend->device_name);
   *out = backend;
   return SHEPARD_OK;
 }
@@ -152,6 +168,7 @@ backend_new (shepard_cuda_backend **out, shepard_error *error)
 static shepard_status
 set_points (shepard_cuda_backend *backend, const shepard_point_set *set, shepard_error *error)
 {
+  CHECK (cudaSetDevice (backend->device), "selecting the GPU");
   free_points (backend);
   size_t n = set->n, fields = set->n_fields;
   DevicePoints &p = backend->points;
@@ -241,6 +258,8 @@ grid_source (const shepard_point_set *set, const shepard_grid *grid)
   source.dx = grid->dx * set->scale;
   source.dy = grid->dy * set->scale;
   source.width = (int) grid->width;
+  source.first_row = (long long) grid->first_row;
+  source.first_column = (long long) grid->first_column;
   return source;
 }
 
@@ -254,10 +273,10 @@ queries_need_clamp (const shepard_point_set *set, const shepard_params *params, 
   if (!queries->grid)
     return true;
   const shepard_grid *grid = queries->grid;
-  double x_min = fmin (set->x_min, grid->x_min);
-  double x_max = fmax (set->x_max, grid->x_min + grid->dx * (double) grid->width);
-  double y_min = fmin (set->y_min, grid->y_max - grid->dy * (double) grid->height);
-  double y_max = fmax (set->y_max, grid->y_max);
+  double x_min = fmin (set->x_min, grid->x_min + grid->dx * (double) grid->first_column);
+  double x_max = fmax (set->x_max, grid->x_min + grid->dx * (double) (grid->first_column + grid->width));
+  double y_min = fmin (set->y_min, grid->y_max - grid->dy * (double) (grid->first_row + grid->height));
+  double y_max = fmax (set->y_max, grid->y_max - grid->dy * (double) grid->first_row);
   double width = (x_max - x_min) * set->scale, height = (y_max - y_min) * set->scale;
   return weights_may_underflow (params, width * width + height * height + smoothing2, smallest_d2);
 }
@@ -305,13 +324,38 @@ shepard_cuda::neighbourhood_of (const shepard_params *params, double scale)
   return hood;
 }
 
-/* Into the host outputs (every field, mapped back to given values), or (target not null) into a device grid that
- * keeps field 0's values and the alphas on the GPU. */
+/* Queries per slice (kSlicePairs): it depends on the query set, the points and the summation, never on the GPUs that
+ * run the slices. */
+static size_t
+slice_queries (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries)
+{
+  size_t target = kLightSliceQueries;
+  if (shepard_params_weight_all_points (params) && params->summation != SHEPARD_SUMMATION_FAR_FIELD)
+    {
+      double fit = kSlicePairs / ((double) set->n * (double) set->n_fields);
+      target = fit < (double) kMinSliceQueries   ? kMinSliceQueries
+               : fit > (double) kMaxSliceQueries ? kMaxSliceQueries
+                                                 : (size_t) fit;
+    }
+  size_t slice;
+  if (queries->grid)
+    {
+      size_t rows = target / queries->grid->width / kSliceRowGranule * kSliceRowGranule;
+      slice = (rows < kSliceRowGranule ? kSliceRowGranule : rows) * queries->grid->width;
+    }
+  else
+    slice = target / kSliceListGranule * kSliceListGranule;
+  return slice < queries->count ? slice : queries->count;
+}
+
+/* Queries [begin, end) (whole slices, the last may be short) into the host outputs (every field, mapped back to
+ * given values), or (target not null) into a device grid that keeps field 0's values and the alphas on the GPU. */
 static shepard_status
 interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
-             const shepard_query_set *queries, const shepard_outputs *outputs, shepard_device_grid *target,
-             shepard_progress_fn progress, void *progress_data, shepard_error *error)
+             const shepard_query_set *queries, size_t begin, size_t end, const shepard_outputs *outputs,
+             shepard_device_grid *target, shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
+  CHECK (cudaSetDevice (backend->device), "selecting the GPU");
   bool aidw = params->method == SHEPARD_METHOD_AIDW;
   size_t n = set->n;
   size_t fields = target ? 1 : set->n_fields;
@@ -360,18 +404,10 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
     return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The far field's tree is not on the GPU.");
   stage1.far_field = far_field;
 
-  // Bands: whole raster rows, as many as fit the band buffers; stage 2 then goes through the points in chunks.
+  // Bands: the slices; stage 2 then goes through the points in chunks.
   double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
                                                                                         : kTiledPairsPerLaunch;
-  size_t band_queries = kMaxQueriesPerBand;
-  size_t width = queries->grid ? queries->grid->width : 1;
-  if (queries->grid)
-    {
-      size_t rows = band_queries / width;
-      band_queries = (rows < 1 ? 1 : rows) * width;
-    }
-  if (band_queries > queries->count)
-    band_queries = queries->count;
+  size_t band_queries = slice_queries (set, params, queries);
   size_t chunk_points = (size_t) (pairs_per_launch / (double) band_queries);
   chunk_points = (chunk_points / kChunkGranule + 1) * kChunkGranule;
   shepard_status reserved = reserve_band (backend->band, band_queries, fields, error);
@@ -391,16 +427,15 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
   Stage1Outputs out = { band.value, band_queries, band.done, band.exponent, band.offset,
                         want_alpha ? band.alpha : nullptr, want_r_obs ? band.r_obs : nullptr, band.sum_w,
                         band.sum_wz };
-  double total_work = (double) queries->count * (weigh_all ? (double) n * (double) fields : 1.0);
-  backend->timings = shepard_cuda_timings ();
+  double total_work = (double) (end - begin) * (weigh_all ? (double) n * (double) fields : 1.0);
   cudaStream_t stream = backend->stream;
   cudaEvent_t *marks = backend->marks;
 
   if (progress && !progress (0.0, "Interpolating on the GPU", progress_data))
     return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-  for (size_t first = 0; first < queries->count; first += band_queries)
+  for (size_t first = begin; first < end; first += band_queries)
     {
-      size_t count = queries->count - first < band_queries ? queries->count - first : band_queries;
+      size_t count = end - first < band_queries ? end - first : band_queries;
       source.first_index = (long long) first;
       source.count = (int) count;
       if (target)
@@ -454,7 +489,8 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
               if (progress && (chunk.end < n || f + 1 < fields))
                 {
                   CHECK (cudaStreamSynchronize (stream), "weighing the points on the GPU");
-                  double done = ((double) first * (double) fields + (double) f * (double) count) * (double) n
+                  double done = ((double) (first - begin) * (double) fields + (double) f * (double) count)
+                                    * (double) n
                                 + (double) count * (double) chunk.end;
                   if (!progress (done / total_work, "Interpolating on the GPU", progress_data))
                     return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
@@ -504,7 +540,7 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
               outputs->r_obs[first + i] = band.host_r_obs[i];
         }
 
-      double fraction = (double) (first + count) / (double) queries->count;
+      double fraction = (double) (first + count - begin) / (double) (end - begin);
       if (progress && !progress (fraction, "Interpolating on the GPU", progress_data))
         return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
     }
@@ -513,12 +549,39 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
 
 // The C API: every entry point catches whatever C++ might throw.
 
+extern "C" int
+shepard_cuda_device_count (void)
+{
+  int count = 0;
+  if (cudaGetDeviceCount (&count) != cudaSuccess)
+    {
+      cudaGetLastError ();
+      return 0;
+    }
+  return count;
+}
+
+extern "C" bool
+shepard_cuda_device_describe (int device, char *name, size_t size)
+{
+  cudaDeviceProp properties;
+  if (device < 0 || device >= shepard_cuda_device_count ()
+      || cudaGetDeviceProperties (&properties, device) != cudaSuccess)
+    {
+      cudaGetLastError ();
+      return false;
+    }
+  snprintf (name, size, "%.200s (sm_%d%d, %d SMs)", properties.name, properties.major, properties.minor,
+            properties.multiProcessorCount);
+  return true;
+}
+
 extern "C" shepard_status
-shepard_cuda_backend_new (shepard_cuda_backend **backend, shepard_error *error)
+shepard_cuda_backend_new (int device, shepard_cuda_backend **backend, shepard_error *error)
 {
   try
     {
-      return backend_new (backend, error);
+      return backend_new (device, backend, error);
     }
   catch (...)
     {
@@ -531,6 +594,7 @@ shepard_cuda_backend_free (shepard_cuda_backend *backend)
 {
   if (!backend)
     return;
+  cudaSetDevice (backend->device);
   free_points (backend);
   free_band (backend->band);
   free_cv_buffers (backend->cv);
@@ -567,6 +631,7 @@ extern "C" shepard_status
 shepard_cuda_backend_set_far_field (shepard_cuda_backend *backend, const shepard_far_field *far_field,
                                     shepard_error *error)
 {
+  CHECK (cudaSetDevice (backend->device), "selecting the GPU");
   cudaError_t status = upload_far_field (far_field, backend->far_field);
   if (status != cudaSuccess)
     return cuda_failure (error, status, "copying the far field's tree to the GPU");
@@ -587,7 +652,37 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
 {
   try
     {
-      return interpolate (backend, points, params, r_exp, queries, outputs, nullptr, progress, progress_data, error);
+      backend->timings = shepard_cuda_timings ();
+      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, outputs, nullptr, progress,
+                          progress_data, error);
+    }
+  catch (...)
+    {
+      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU interpolation failed.");
+    }
+}
+
+extern "C" size_t
+shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_params *params,
+                            const shepard_query_set *queries)
+{
+  return slice_queries (points, params, queries);
+}
+
+extern "C" shepard_status
+shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                const shepard_params *params, double r_exp, const shepard_query_set *queries,
+                                size_t slice, const shepard_outputs *outputs, shepard_error *error)
+{
+  try
+    {
+      size_t size = slice_queries (points, params, queries), begin = slice * size;
+      if (size == 0 || begin >= queries->count)
+        return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Slice %zu lies past the %zu queries.", slice,
+                             queries->count);
+      size_t end = queries->count - begin < size ? queries->count : begin + size;
+      return interpolate (backend, points, params, r_exp, queries, begin, end, outputs, nullptr, nullptr, nullptr,
+                          error);
     }
   catch (...)
     {
@@ -616,7 +711,9 @@ shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard
   try
     {
       shepard_outputs none = {};
-      return interpolate (backend, points, params, r_exp, queries, &none, target, progress, progress_data, error);
+      backend->timings = shepard_cuda_timings ();
+      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, &none, target, progress,
+                          progress_data, error);
     }
   catch (...)
     {

@@ -413,6 +413,7 @@ shepard_cuda_cross_validate (shepard_cuda_backend *backend, const shepard_point_
                              const shepard_params *params, const shepard_holdout *holdout, const float **prediction,
                              double *alpha, shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
+  CHECK (cudaSetDevice (backend->device), "selecting the GPU");
   try
     {
       return cross_validate (backend, points, params, holdout, prediction, alpha, progress, progress_data, error);

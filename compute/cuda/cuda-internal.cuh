@@ -52,8 +52,10 @@ constexpr double kFarQuery = 0x1p60;
 // raster), or explicit local coordinates already on the device.
 struct QuerySource {
   bool is_grid = false;
-  // grid, in the local frame: x = x_left + (col + 0.5) * dx, y = y_top - (row + 0.5) * dy
+  // grid, in the local frame: x = x_left + (first_column + col + 0.5) * dx, y = y_top - (first_row + row + 0.5) * dy
+  // (shepard_grid's window)
   double x_left = 0, y_top = 0, dx = 0, dy = 0;
+  long long first_row = 0, first_column = 0;
   int width = 0;
   long long first_index = 0; // index of the band's first query in the whole set
   // explicit queries (local frame, double), band-relative
@@ -68,7 +70,7 @@ query_position (const QuerySource &source, int i, double &x, double &y)
   if (source.is_grid)
     {
       long long index = source.first_index + i;
-      long long row = index / source.width, col = index % source.width;
+      long long row = source.first_row + index / source.width, col = source.first_column + index % source.width;
       x = source.x_left + ((double) col + 0.5) * source.dx;
       y = source.y_top - ((double) row + 0.5) * source.dy;
     }

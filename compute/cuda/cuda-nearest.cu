@@ -91,6 +91,7 @@ shepard_cuda_nearest (shepard_cuda_backend *backend, const shepard_point_set *po
                       const double *query_y, size_t n_queries, size_t k, double *squared_distances, size_t *indices,
                       shepard_error *error)
 {
+  CHECK (cudaSetDevice (backend->device), "selecting the GPU");
   try
     {
       return nearest (backend, points, query_x, query_y, n_queries, k, squared_distances, indices, error);

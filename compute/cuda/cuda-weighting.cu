@@ -104,15 +104,15 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
   const long long band_first_row = source.first_index / source.width;
 
   // The patch's centre, in the local frame.
-  const double origin_col = (double) patch_col + 0.5 * kPatchColumns;
-  const double origin_row = (double) (band_first_row + patch_row) + 0.5 * kRowsOfThreads * Q;
+  const double origin_col = (double) (source.first_column + patch_col) + 0.5 * kPatchColumns;
+  const double origin_row = (double) (source.first_row + band_first_row + patch_row) + 0.5 * kRowsOfThreads * Q;
   float origin_x_hi, origin_x_lo, origin_y_hi, origin_y_lo;
   split (source.x_left + origin_col * source.dx, origin_x_hi, origin_x_lo);
   split (source.y_top - origin_row * source.dy, origin_y_hi, origin_y_lo);
 
   const int col = patch_col + tx;
   // The thread's queries share a column: one x, so one dx^2 per point serves all of them.
-  const float qx = (float) (((double) col + 0.5 - origin_col) * source.dx);
+  const float qx = (float) (((double) (source.first_column + col) + 0.5 - origin_col) * source.dx);
   float qy[Q], exponent[Q], offset[Q];
   int index[Q];
 #pragma unroll
@@ -121,7 +121,7 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
       int row = patch_row + ty + q * kRowsOfThreads;
       bool inside = col < source.width && row < band_rows;
       index[q] = inside ? row * source.width + col : -1;
-      qy[q] = (float) ((origin_row - ((double) (band_first_row + row) + 0.5)) * source.dy);
+      qy[q] = (float) ((origin_row - ((double) (source.first_row + band_first_row + row) + 0.5)) * source.dy);
       exponent[q] = inside ? stage1.exponent[index[q]] : -1.0f;
       offset[q] = inside ? stage1.offset[index[q]] : 0.0f;
       total_w[q][threadIdx.x] = 0.0;
@@ -226,24 +226,6 @@ pair_squared_distance (float qx_hi, float qx_lo, float qy_hi, float qy_lo, float
   return fmaf (dx, dx, fmaf (dy, dy, smoothing2));
 }
 
-__device__ __forceinline__ void
-query_coordinates (const QuerySource &source, int i, double &x, double &y)
-{
-  if (source.is_grid)
-    {
-      long long g = source.first_index + i;
-      x = source.x_left + ((double) (g % source.width) + 0.5) * source.dx;
-      y = source.y_top - ((double) (g / source.width) + 0.5) * source.dy;
-    }
-  else
-    {
-      x = source.x[i];
-      y = source.y[i];
-    }
-  x = fmin (fmax (x, -kFarQuery), kFarQuery);
-  y = fmin (fmax (y, -kFarQuery), kFarQuery);
-}
-
 // Arbitrary query points, in no spatial order: tiles in shared memory, but each pair subtracts hi and lo parts.
 template <bool InverseSquare>
 __global__ void __launch_bounds__ (kThreads)
@@ -255,7 +237,7 @@ tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
   bool inside = i < source.count;
   double x = 0.0, y = 0.0;
   if (inside)
-    query_coordinates (source, i, x, y);
+    query_position (source, i, x, y);
   float qx_hi, qx_lo, qy_hi, qy_lo;
   split (x, qx_hi, qx_lo);
   split (y, qy_hi, qy_lo);
@@ -309,7 +291,7 @@ naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, Poi
   if (i >= source.count || stage1.done[i])
     return;
   double x, y;
-  query_coordinates (source, i, x, y);
+  query_position (source, i, x, y);
   float qx_hi, qx_lo, qy_hi, qy_lo;
   split (x, qx_hi, qx_lo);
   split (y, qy_hi, qy_lo);

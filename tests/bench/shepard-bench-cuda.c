@@ -913,7 +913,7 @@ main (int argc, char **argv)
     return 2;
   bench_start ("shepard-bench-cuda");
 
-  if (shepard_cuda_backend_new (&b.gpu, &error) != SHEPARD_OK)
+  if (shepard_cuda_backend_new (0, &b.gpu, &error) != SHEPARD_OK)
     {
       if (error.code == SHEPARD_ERROR_NO_DEVICE)
         {

@@ -533,7 +533,7 @@ gpu_part (const options *opts)
 {
   shepard_cuda_backend *gpu = NULL;
   shepard_error error;
-  if (shepard_cuda_backend_new (&gpu, &error) != SHEPARD_OK)
+  if (shepard_cuda_backend_new (0, &gpu, &error) != SHEPARD_OK)
     {
       if (error.code == SHEPARD_ERROR_NO_DEVICE)
         {

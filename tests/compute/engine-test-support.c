@@ -111,8 +111,8 @@ cuda_device_or_skip (void)
 void
 grid_cell_centre (const shepard_grid *grid, size_t cell, double *x, double *y)
 {
-  *x = grid->x_min + ((double) (cell % grid->width) + 0.5) * grid->dx;
-  *y = grid->y_max - ((double) (cell / grid->width) + 0.5) * grid->dy;
+  *x = grid->x_min + ((double) (grid->first_column + cell % grid->width) + 0.5) * grid->dx;
+  *y = grid->y_max - ((double) (grid->first_row + cell / grid->width) + 0.5) * grid->dy;
 }
 
 double

@@ -166,7 +166,7 @@ test_grid (gconstpointer data)
   assert_engine_status (shepard_point_set_init (&set, points->x, points->y, fields, 1, points->count, &error), &error,
                         SHEPARD_OK);
   shepard_cuda_backend *backend = NULL;
-  assert_engine_status (shepard_cuda_backend_new (&backend, &error), &error, SHEPARD_OK);
+  assert_engine_status (shepard_cuda_backend_new (0, &backend, &error), &error, SHEPARD_OK);
   assert_engine_status (shepard_cuda_backend_set_points (backend, &set, &error), &error, SHEPARD_OK);
 
   /* The raster reaches a little beyond the points on every side. */

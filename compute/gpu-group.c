@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The engine's GPUs: a CUDA backend on each, the points copied to all of them, and an interpolation's slices handed
+ * out to them in turn (shepard-engine.h, "Several GPUs"). */
+#include "engine-internal.h"
+#include "parallel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void
+shepard_gpu_group_free (shepard_engine *engine)
+{
+  for (size_t i = 0; i < engine->n_gpus; i++)
+    shepard_cuda_backend_free (engine->gpus[i]);
+  engine->n_gpus = 0;
+  engine->cuda = NULL;
+}
+
+/* "NVIDIA H200 (sm_90, 132 SMs)", "... x 2" where every GPU is of one model, else the names joined by " + ". */
+static void
+describe (shepard_engine *engine)
+{
+  const char *first = shepard_cuda_backend_device_name (engine->gpus[0]);
+  bool one_model = true;
+  for (size_t i = 1; i < engine->n_gpus; i++)
+    one_model = one_model && !strcmp (first, shepard_cuda_backend_device_name (engine->gpus[i]));
+  size_t size = sizeof engine->description;
+  int length = snprintf (engine->description, size, "CUDA: %s", first);
+  if (engine->n_gpus > 1 && one_model && length > 0 && (size_t) length < size)
+    snprintf (engine->description + length, size - (size_t) length, " x %zu", engine->n_gpus);
+  for (size_t i = 1; !one_model && i < engine->n_gpus && length > 0 && (size_t) length < size; i++)
+    length += snprintf (engine->description + length, size - (size_t) length, " + %s",
+                        shepard_cuda_backend_device_name (engine->gpus[i]));
+}
+
+shepard_status
+shepard_gpu_group_start (shepard_engine *engine, const shepard_gpu_set *set, shepard_error *error)
+{
+  shepard_gpu_set every = { 0 };
+  if (!set || set->count == 0)
+    {
+      int count = shepard_cuda_device_count ();
+      if (count == 0)
+        /* the backend says why */
+        count = 1;
+      for (int i = 0; i < count && i < SHEPARD_MAX_GPUS; i++)
+        every.ordinals[every.count++] = i;
+      set = &every;
+    }
+  engine->n_gpus = 0;
+  for (size_t i = 0; i < set->count; i++)
+    {
+      shepard_status status = shepard_cuda_backend_new (set->ordinals[i], &engine->gpus[i], error);
+      if (status != SHEPARD_OK)
+        {
+          shepard_gpu_group_free (engine);
+          return status;
+        }
+      engine->n_gpus = i + 1;
+    }
+  engine->cuda = engine->gpus[0];
+  describe (engine);
+  return SHEPARD_OK;
+}
+
+/* One GPU's part of a copy to every GPU. */
+typedef struct {
+  shepard_engine *engine;
+  bool far_field; /* the tree, else the points */
+} upload_job;
+
+static bool
+upload_to (void *context, size_t begin, size_t end, int worker, shepard_error *error)
+{
+  (void) worker;
+  upload_job *job = context;
+  for (size_t i = begin; i < end; i++)
+    {
+      shepard_cuda_backend *gpu = job->engine->gpus[i];
+      shepard_status status = job->far_field
+                                  ? shepard_cuda_backend_set_far_field (gpu, job->engine->far_field, error)
+                                  : shepard_cuda_backend_set_points (gpu, &job->engine->points, error);
+      if (status != SHEPARD_OK)
+        return false;
+    }
+  return true;
+}
+
+static shepard_status
+upload (shepard_engine *engine, bool far_field, shepard_error *error)
+{
+  upload_job job = { engine, far_field };
+  return shepard_parallel_for ((int) engine->n_gpus, engine->n_gpus, 1, upload_to, &job, NULL, NULL, NULL, error);
+}
+
+shepard_status
+shepard_gpu_group_set_points (shepard_engine *engine, shepard_error *error)
+{
+  return upload (engine, false, error);
+}
+
+shepard_status
+shepard_gpu_group_set_far_field (shepard_engine *engine, shepard_error *error)
+{
+  return upload (engine, true, error);
+}
+
+typedef struct {
+  shepard_engine *engine;
+  const shepard_params *params;
+  double r_exp;
+  const shepard_query_set *queries;
+  const shepard_outputs *outputs;
+} slice_job;
+
+/* Worker w drives GPU w; the slices come in the order they are asked for. */
+static bool
+interpolate_slices (void *context, size_t begin, size_t end, int worker, shepard_error *error)
+{
+  slice_job *job = context;
+  for (size_t slice = begin; slice < end; slice++)
+    if (shepard_cuda_interpolate_slice (job->engine->gpus[worker], &job->engine->points, job->params, job->r_exp,
+                                        job->queries, slice, job->outputs, error)
+        != SHEPARD_OK)
+      return false;
+  return true;
+}
+
+shepard_status
+shepard_gpu_group_interpolate (shepard_engine *engine, const shepard_params *params, double r_exp,
+                               const shepard_query_set *queries, const shepard_outputs *outputs,
+                               shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  size_t slice = shepard_cuda_slice_queries (&engine->points, params, queries);
+  size_t slices = slice > 0 ? (queries->count + slice - 1) / slice : 0;
+  slice_job job = { engine, params, r_exp, queries, outputs };
+  return shepard_parallel_for ((int) engine->n_gpus, slices, 1, interpolate_slices, &job, progress, progress_data,
+                               "Interpolating on the GPU", error);
+}

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Several GPUs (shepard-engine.h, "Several GPUs"): an interpolation's slices handed out to several backends give, bit
+ * for bit, what one GPU gives. On one GPU the set {0, 0} puts two backends, each with its own stream and its own
+ * thread, on that GPU: the hand-out, the per-GPU copies of the points and the tree, progress and cancel all run as
+ * they do on several GPUs. With two GPUs or more, every GPU too. Every case skips, saying why, where there is no CUDA
+ * device. */
+#include "engine-test-support.h"
+#include "point-layouts.h"
+
+#include <glib.h>
+#include <string.h>
+
+/* Enough points and cells that every kind of work takes several slices, the last one short. Under compute-sanitizer
+ * (SHEPARD_TEST_CUDA_MAX_POINTS) fewer points over fewer rows: the far field's and the neighbourhoods' work still
+ * takes two slices. */
+#define POINT_COUNT 600000
+#define GRID_WIDTH 1024
+#define GRID_HEIGHT 1000
+#define SANITIZED_GRID_HEIGHT 300
+
+typedef struct {
+  const char *name;
+  shepard_method method;
+  shepard_summation summation;
+  int neighbors;
+  double radius;
+} multi_case;
+
+static const multi_case cases[] = {
+  { "aidw-all-exact", SHEPARD_METHOD_AIDW, SHEPARD_SUMMATION_EXACT, 0, 0.0 },
+  { "idw-all-exact", SHEPARD_METHOD_IDW, SHEPARD_SUMMATION_EXACT, 0, 0.0 },
+  { "aidw-far-field", SHEPARD_METHOD_AIDW, SHEPARD_SUMMATION_FAR_FIELD, 0, 0.0 },
+  { "idw-far-field", SHEPARD_METHOD_IDW, SHEPARD_SUMMATION_FAR_FIELD, 0, 0.0 },
+  { "aidw-nearest-16", SHEPARD_METHOD_AIDW, SHEPARD_SUMMATION_AUTO, 16, 0.0 },
+  { "idw-radius", SHEPARD_METHOD_IDW, SHEPARD_SUMMATION_AUTO, 0, 5.0 },
+};
+
+static point_set *shared_points;
+
+static shepard_params
+params_of (const multi_case *test)
+{
+  shepard_params params;
+  if (test->method == SHEPARD_METHOD_AIDW)
+    shepard_params_init_aidw (&params);
+  else
+    shepard_params_init_idw (&params);
+  params.summation = test->summation;
+  params.neighbors = test->neighbors;
+  params.radius1 = params.radius2 = test->radius;
+  return params;
+}
+
+static shepard_engine *
+engine_on (const shepard_gpu_set *gpus)
+{
+  shepard_error error = { SHEPARD_OK, "" };
+  shepard_engine *engine = shepard_engine_new_on_gpus (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 2, gpus,
+                                                       &error);
+  if (!engine)
+    g_error ("no engine: %s", error.message);
+  assert_engine_status (shepard_engine_set_points (engine, shared_points->x, shared_points->y, shared_points->z,
+                                                   shared_points->count, &error), &error, SHEPARD_OK);
+  return engine;
+}
+
+typedef struct {
+  double *values, *alpha, *r_obs;
+} planes;
+
+static planes
+planes_new (size_t count)
+{
+  return (planes) { g_new (double, count), g_new (double, count), g_new (double, count) };
+}
+
+static void
+planes_free (planes *p)
+{
+  g_free (p->values);
+  g_free (p->alpha);
+  g_free (p->r_obs);
+}
+
+static void
+assert_planes_equal (const planes *actual, const planes *expected, size_t count, const char *what)
+{
+  size_t differing = 0;
+  for (size_t i = 0; i < count; i++)
+    differing += memcmp (&actual->values[i], &expected->values[i], sizeof (double)) != 0
+                 || memcmp (&actual->alpha[i], &expected->alpha[i], sizeof (double)) != 0
+                 || memcmp (&actual->r_obs[i], &expected->r_obs[i], sizeof (double)) != 0;
+  g_test_message ("%s: %zu of %zu queries differ", what, differing, count);
+  g_assert_cmpuint (differing, ==, 0);
+}
+
+static shepard_grid grid = { .x_min = -10.0, .y_max = 710.0, .dx = 1020.0 / GRID_WIDTH, .dy = 720.0 / GRID_HEIGHT,
+                             .width = GRID_WIDTH, .height = GRID_HEIGHT };
+
+static void
+interpolate_or_fail (shepard_engine *engine, const shepard_params *params, const planes *out)
+{
+  shepard_error error = { SHEPARD_OK, "" };
+  shepard_outputs outputs = { out->values, out->alpha, out->r_obs };
+  size_t cells = grid.width * grid.height;
+  for (size_t i = 0; i < cells; i++)
+    out->r_obs[i] = 0.0; /* IDW leaves r_obs untouched */
+  assert_engine_status (shepard_engine_interpolate_grid (engine, params, &grid, &outputs, NULL, NULL, &error),
+                        &error, SHEPARD_OK);
+}
+
+static void
+test_equal_to_one_gpu (gconstpointer data)
+{
+  if (!cuda_device_or_skip ())
+    return;
+  const multi_case *test = data;
+  shepard_params params = params_of (test);
+  size_t cells = grid.width * grid.height;
+  shepard_gpu_set one = { 1, { 0 } }, two_on_one = { 2, { 0, 0 } };
+  shepard_engine *single = engine_on (&one), *pair = engine_on (&two_on_one), *every = engine_on (NULL);
+  g_test_message ("%s: %s; %s", test->name, shepard_engine_describe (pair), shepard_engine_describe (every));
+  planes expected = planes_new (cells), actual = planes_new (cells);
+  interpolate_or_fail (single, &params, &expected);
+  interpolate_or_fail (pair, &params, &actual);
+  assert_planes_equal (&actual, &expected, cells, "two backends on GPU 0 against one");
+  interpolate_or_fail (every, &params, &actual);
+  assert_planes_equal (&actual, &expected, cells, "every GPU against GPU 0");
+
+  /* Explicit query points: the grid's cell centres, a list, in slices of their own. */
+  double *x = g_new (double, cells), *y = g_new (double, cells);
+  for (size_t i = 0; i < cells; i++)
+    grid_cell_centre (&grid, i, &x[i], &y[i]);
+  shepard_error error = { SHEPARD_OK, "" };
+  memset (expected.r_obs, 0, cells * sizeof (double));
+  memset (actual.r_obs, 0, cells * sizeof (double));
+  shepard_outputs single_outputs = { expected.values, expected.alpha, expected.r_obs };
+  shepard_outputs pair_outputs = { actual.values, actual.alpha, actual.r_obs };
+  assert_engine_status (shepard_engine_interpolate_points (single, &params, x, y, cells, &single_outputs, NULL, NULL,
+                                                           &error), &error, SHEPARD_OK);
+  assert_engine_status (shepard_engine_interpolate_points (pair, &params, x, y, cells, &pair_outputs, NULL, NULL,
+                                                           &error), &error, SHEPARD_OK);
+  assert_planes_equal (&actual, &expected, cells, "query points, two backends against one");
+
+  g_free (x);
+  g_free (y);
+  planes_free (&expected);
+  planes_free (&actual);
+  shepard_engine_free (single);
+  shepard_engine_free (pair);
+  shepard_engine_free (every);
+}
+
+typedef struct {
+  GThread *caller;
+  unsigned calls;
+  double last;
+  unsigned cancel_at; /* 0: never */
+} progress_record;
+
+static bool
+record_progress (double fraction, const char *message, void *data)
+{
+  (void) message;
+  progress_record *record = data;
+  g_assert_true (g_thread_self () == record->caller);
+  g_assert_cmpfloat (fraction, >=, record->last);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+  record->last = fraction;
+  record->calls++;
+  return record->cancel_at == 0 || record->calls < record->cancel_at;
+}
+
+/* Progress comes on the calling thread only, rising to 1; a cancel stops every GPU, and the engine works on. */
+static void
+test_progress_and_cancel (void)
+{
+  if (!cuda_device_or_skip ())
+    return;
+  shepard_params params = params_of (&cases[0]);
+  size_t cells = grid.width * grid.height;
+  shepard_gpu_set two_on_one = { 2, { 0, 0 } };
+  shepard_engine *pair = engine_on (&two_on_one);
+  planes first = planes_new (cells), again = planes_new (cells);
+  shepard_outputs outputs = { first.values, first.alpha, first.r_obs };
+  shepard_error error = { SHEPARD_OK, "" };
+
+  progress_record record = { g_thread_self (), 0, 0.0, 0 };
+  assert_engine_status (shepard_engine_interpolate_grid (pair, &params, &grid, &outputs, record_progress, &record,
+                                                         &error), &error, SHEPARD_OK);
+  g_assert_cmpfloat (record.last, ==, 1.0);
+  g_assert_cmpuint (record.calls, >=, 2);
+
+  progress_record cancelling = { g_thread_self (), 0, 0.0, 2 };
+  assert_engine_status (shepard_engine_interpolate_grid (pair, &params, &grid, &outputs, record_progress,
+                                                         &cancelling, &error), &error, SHEPARD_ERROR_CANCELLED);
+
+  interpolate_or_fail (pair, &params, &first);
+  interpolate_or_fail (pair, &params, &again);
+  assert_planes_equal (&again, &first, cells, "after a cancel");
+  planes_free (&first);
+  planes_free (&again);
+  shepard_engine_free (pair);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  size_t point_count = POINT_COUNT;
+  const char *max_points = g_getenv ("SHEPARD_TEST_CUDA_MAX_POINTS");
+  if (max_points && g_ascii_strtoull (max_points, NULL, 10) < point_count)
+    {
+      point_count = g_ascii_strtoull (max_points, NULL, 10);
+      grid.height = SANITIZED_GRID_HEIGHT;
+      grid.dy = 720.0 / SANITIZED_GRID_HEIGHT;
+    }
+  shared_points = point_set_new (POINT_LAYOUT_CLUSTERS, point_count, 1616);
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/multi-gpu/equal-to-one/%s", cases[i].name);
+      g_test_add_data_func (path, &cases[i], test_equal_to_one_gpu);
+    }
+  g_test_add_func ("/multi-gpu/progress-and-cancel", test_progress_and_cancel);
+  int status = g_test_run ();
+  point_set_free (shared_points);
+  return status;
+}
