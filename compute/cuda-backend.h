@@ -48,7 +48,8 @@ typedef struct {
 } shepard_cuda_variant;
 
 /* Device time of the last interpolate or cross-validate call, in milliseconds, by stage (CUDA events on the
- * backend's stream); the slices run since (shepard_cuda_interpolate_slice) add theirs. */
+ * backend's stream); the slices run since (shepard_cuda_interpolate_slice) add theirs, from zero after
+ * shepard_cuda_backend_clear_timings. */
 typedef struct {
   double upload_ms;    /* query coordinates (point lists) or the folds (k-fold cross-validation) to the device */
   double knn_ms;       /* stage 1, including the fused N-nearest weighting */
@@ -96,6 +97,7 @@ size_t shepard_cuda_slice_queries (const shepard_point_set *points, const shepar
 /* Slice number `slice` of the queries into outputs (indexed by query, as shepard_cuda_interpolate fills them), with
  * no progress: a slice is about 100 ms of the device's work. Backends on different devices may run slices of one
  * interpolation at once, each from its own thread. */
+void shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend);
 shepard_status shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
                                                const shepard_params *params, double r_exp,
                                                const shepard_query_set *queries, size_t slice,

@@ -134,6 +134,8 @@ shepard_gpu_group_interpolate (shepard_engine *engine, const shepard_params *par
   size_t slice = shepard_cuda_slice_queries (&engine->points, params, queries);
   size_t slices = slice > 0 ? (queries->count + slice - 1) / slice : 0;
   slice_job job = { engine, params, r_exp, queries, outputs };
+  for (size_t i = 0; i < engine->n_gpus; i++)
+    shepard_cuda_backend_clear_timings (engine->gpus[i]);
   return shepard_parallel_for ((int) engine->n_gpus, slices, 1, interpolate_slices, &job, progress, progress_data,
                                "Interpolating on the GPU", error);
 }

@@ -669,6 +669,12 @@ shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_param
   return slice_queries (points, params, queries);
 }
 
+extern "C" void
+shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend)
+{
+  backend->timings = shepard_cuda_timings ();
+}
+
 extern "C" shepard_status
 shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
                                 const shepard_params *params, double r_exp, const shepard_query_set *queries,
