@@ -148,41 +148,57 @@ far_field_query_sum_low (const far_field_tile_bounds *tile, double nearest_d2, d
   return far_field_exp (log_scale < 600.0 ? log_scale : 600.0) * partial_sum * (1.0 - 1e-12);
 }
 
-/* The lowest order to which a node may be summed from its moments for every query of the tile, or -1. For a
- * query at r from the centre (rho_q = radius / |r| <= rho = radius / distance to the tile's box) with nearest distance
- * d, the truncation errors of the node's points' weights at order P, added in absolute value (its part of E,
- * far-field.h), are at most (d / |r|)^alpha tail_P(rho_q) n_node
- * spread[P + 1] (every term of order k of the expansion of |r - d_i|^-alpha is at most a_k (|d_i| / |r|)^k, and
- * (|d_i| / radius)^k <= (|d_i| / radius)^(P + 1) beyond P), while that sum is at least (d / |r|)^alpha n_node
- * (1 + rho_q spread[1])^-alpha (Jensen: (1 + rho_q x)^-alpha is convex). Both grow with rho_q and alpha: the tile's
- * worst serve. Either test holds the error to half of epsilon: relative, the node's error within epsilon / 2 of its
- * own part of the sum of weights; or absolute, within its share n_node / n of epsilon / 2 times the query's whole
- * sum S_q. For the absolute test, in units of d^-alpha: S_q d^alpha >= S_low (d / lambda)^alpha (sum_low above), so
- * it suffices that tail_P spread[P + 1] <= epsilon / 2 S_low (|r| / lambda)^alpha / n, and |r| / lambda is at least
- * distance / lambda, raised to the tile's alpha_min where that is >= 1 and to its alpha_max below. */
-static inline SHEPARD_HOST_DEVICE int
-far_field_accept_order (const far_field_tile_bounds *tile, double n_points, double radius, const double *spread,
-                        double distance2)
+/* log and exp for the acceptance test, one node at a time: the host's libm (within an ulp) is several times faster
+ * there than far_field_log and far_field_exp, which are made for loops that vectorise; both keep far within the
+ * margins of 1e-12 the bounds leave to roundings. */
+static inline SHEPARD_HOST_DEVICE double
+far_field_test_log (double x)
 {
-  if (!(distance2 > 0.0))
-    return -1;
-  if (radius == 0.0)
-    return 0; /* all the points at the centre: the first moment is exact */
-  if (tile->half_epsilon == 0.0)
-    return -1;
-  double distance = sqrt (distance2), rho = radius / distance;
-  if (!(rho * tile->tail_growth[FAR_FIELD_ORDER_MAX] < 1.0))
-    return -1; /* no order's tail converges (the growth decreases with the order for alpha >= 1) */
+#ifdef __CUDA_ARCH__
+  return far_field_log (x);
+#else
+  return log (x);
+#endif
+}
+
+static inline SHEPARD_HOST_DEVICE double
+far_field_test_exp (double x)
+{
+#ifdef __CUDA_ARCH__
+  return far_field_exp (x);
+#else
+  return exp (x);
+#endif
+}
+
+/* The error a node's truncation may spend, in units of its weights at the node's distance: the larger of the two
+ * tests' shares (far_field_accept_order) at rho = radius / distance; 0 where no order can serve. A larger distance
+ * never gives less, so that the share at a tile's distance serves any box of queries within the tile
+ * (far_field_order_for_share). */
+static inline SHEPARD_HOST_DEVICE double
+far_field_error_share (const far_field_tile_bounds *tile, double n_points, double rho, const double *spread,
+                       double distance)
+{
+  if (tile->half_epsilon == 0.0 || !(rho * tile->tail_growth[FAR_FIELD_ORDER_MAX] < 1.0))
+    return 0.0; /* no order's tail converges (the growth decreases with the order for alpha >= 1) */
   double ratio = tile->nearest_max / distance;
   /* log of each test's factor: (1 + rho spread[1])^alpha_max, and n (lambda / distance)^alpha / S_low */
-  double log_relative = tile->alpha_max * far_field_log (1.0 + rho * spread[1]);
-  double log_absolute = (ratio <= 1.0 ? tile->alpha_min : tile->alpha_max) * far_field_log (ratio)
-                        + far_field_log (n_points / tile->sum_low);
+  double log_relative = tile->alpha_max * far_field_test_log (1.0 + rho * spread[1]);
+  double log_absolute = (ratio <= 1.0 ? tile->alpha_min : tile->alpha_max) * far_field_test_log (ratio)
+                        + far_field_test_log (n_points / tile->sum_low);
   /* the relative test's log is at most 64 log 2; the absolute one's may be far below, where any order does */
   double log_factor = log_relative < log_absolute ? log_relative : log_absolute;
-  double share = tile->half_epsilon * far_field_exp (log_factor > -700.0 ? -log_factor : 700.0) * (1.0 - 1e-12);
-  /* the lowest order that holds the error to its share (far_field_series_tail's bound without its division):
-   * distant nodes need fewer terms */
+  return tile->half_epsilon * far_field_test_exp (log_factor > -700.0 ? -log_factor : 700.0) * (1.0 - 1e-12);
+}
+
+/* The lowest order whose truncation (far_field_series_tail's bound without its division) stays within share for
+ * queries no nearer than radius / rho to the node's centre, or -1: distant nodes need fewer terms. share may come
+ * from far_field_error_share at a smaller distance (a larger rho): it is then smaller, and the order still holds. */
+static inline SHEPARD_HOST_DEVICE int
+far_field_order_for_share (const far_field_tile_bounds *tile, double rho, const double *spread, double share)
+{
+  if (!(share > 0.0))
+    return -1;
   double rho_power = rho;
   for (int k = 0; k < FAR_FIELD_ORDER_MIN; k++)
     rho_power *= rho;
@@ -195,6 +211,32 @@ far_field_accept_order (const far_field_tile_bounds *tile, double n_points, doub
         rho_power *= rho;
     }
   return -1;
+}
+
+/* The lowest order to which a node may be summed from its moments for every query of the tile, or -1. For a
+ * query at r from the centre (rho_q = radius / |r| <= rho = radius / distance to the tile's box) with nearest distance
+ * d, the truncation errors of the node's points' weights at order P, added in absolute value (its part of E,
+ * far-field.h), are at most (d / |r|)^alpha tail_P(rho_q) n_node
+ * spread[P + 1] (every term of order k of the expansion of |r - d_i|^-alpha is at most a_k (|d_i| / |r|)^k, and
+ * (|d_i| / radius)^k <= (|d_i| / radius)^(P + 1) beyond P), while that sum is at least (d / |r|)^alpha n_node
+ * (1 + rho_q spread[1])^-alpha (Jensen: (1 + rho_q x)^-alpha is convex). Both grow with rho_q and alpha: the tile's
+ * worst serve. Either test holds the error to half of epsilon: relative, the node's error within epsilon / 2 of its
+ * own part of the sum of weights; or absolute, within its share n_node / n of epsilon / 2 times the query's whole
+ * sum S_q. For the absolute test, in units of d^-alpha: S_q d^alpha >= S_low (d / lambda)^alpha (sum_low above), so
+ * it suffices that tail_P spread[P + 1] <= epsilon / 2 S_low (|r| / lambda)^alpha / n, and |r| / lambda is at least
+ * distance / lambda, raised to the tile's alpha_min where that is >= 1 and to its alpha_max below. The same bounds
+ * serve any box of queries within the tile (the sub-tiles of far-field.c): its alpha range and nearest distances lie
+ * within the tile's, and only its distance changes. */
+static inline SHEPARD_HOST_DEVICE int
+far_field_accept_order (const far_field_tile_bounds *tile, double n_points, double radius, const double *spread,
+                        double distance2)
+{
+  if (!(distance2 > 0.0))
+    return -1;
+  if (radius == 0.0)
+    return 0; /* all the points at the centre: the first moment is exact */
+  double distance = sqrt (distance2), rho = radius / distance;
+  return far_field_order_for_share (tile, rho, spread, far_field_error_share (tile, n_points, rho, spread, distance));
 }
 
 #endif

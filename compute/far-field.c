@@ -364,15 +364,34 @@ shepard_far_field_size (const shepard_far_field *far_field)
 
 /* --- Summing --- */
 
-/* A block of queries whose sums sum_far_node keeps in registers while it walks a node's moments. */
-enum { LANES = 32 };
+/* A tile's queries go in sub-tiles of this many neighbours (one AVX-512 vector of doubles). The tile's walk and its
+ * list of far nodes are shared, but a leaf too near the tile's box is tested again for each sub-tile: summed from its
+ * moments for the sub-tiles far enough from it, point by point for the others only. So where the tile's box is
+ * large beside the leaves (many points per cell), each query weighs one by one the points near its own sub-tile
+ * rather than all those near the tile's box. */
+enum { SUBTILE_QUERIES = 8, SUBTILES_MAX = SHEPARD_FAR_FIELD_TILE_MAX / SUBTILE_QUERIES };
+/* Nodes the whole tile takes are summed in blocks of this many queries (whole sub-tiles), whose sums stay in
+ * registers while the moments stream past. */
+enum { BLOCK_QUERIES = 32 };
+/* Leaves are tested for sub-tiles only where their radius is below this share of the longer side of the tile's box:
+ * a sub-tile lies farther from a leaf than the tile's box by less than the box's diagonal, so that hardly any
+ * sub-tile accepts a leaf much wider than the box that the tile rejected (in shepard-bench-far-field --engine at 100K
+ * points over 1024^2, leaves about as wide as the boxes, testing every leaf cost 3 % and saved nothing). */
+#define SUBTILE_LEAF_RADIUS 0.5
+
+typedef struct {
+  double x_min, y_min, x_max, y_max;
+} query_box;
 
 typedef struct {
   size_t count, n_slots;
-  size_t padded_count; /* count rounded up to whole blocks of LANES, the extra queries copies of the first */
-  double box_x_min, box_y_min, box_x_max, box_y_max;
+  size_t n_subtiles; /* sub-tile b: queries [b SUBTILE_QUERIES, (b + 1) SUBTILE_QUERIES) */
+  size_t n_blocks;   /* block b: queries [b BLOCK_QUERIES, (b + 1) BLOCK_QUERIES) */
+  query_box box, subtile_box[SUBTILES_MAX];
+  double subtile_radius; /* leaves below this radius are tested for sub-tiles (SUBTILE_LEAF_RADIUS) */
   far_field_tile_bounds bounds;
-  /* per query */
+  /* per query, sub-tile after sub-tile (see prepare_tile): source[q] is its index in the caller's tile */
+  size_t source[SHEPARD_FAR_FIELD_TILE_MAX];
   double x[SHEPARD_FAR_FIELD_TILE_MAX], y[SHEPARD_FAR_FIELD_TILE_MAX], nearest_d2[SHEPARD_FAR_FIELD_TILE_MAX];
   double s[SHEPARD_FAR_FIELD_TILE_MAX];                  /* alpha / 2 */
   double inverse_nearest_d2[SHEPARD_FAR_FIELD_TILE_MAX];
@@ -382,15 +401,16 @@ typedef struct {
   double sums[SHEPARD_MAX_FIELDS + 1][SHEPARD_FAR_FIELD_TILE_MAX]; /* per slot */
 } tile_state;
 
-/* Adds one block's sums over the node's moments (n_slots a constant where inlined, so the sums stay in registers). */
+/* Adds the sums of queries [first, first + lanes) over the node's moments (n_slots and lanes constants where inlined,
+ * so that the sums stay in registers). */
 static inline __attribute__ ((always_inline)) void
-sum_moments_block (const tile_state *state, const double *moments, size_t n_slots, int order, size_t block,
-                   const double power_re[][SHEPARD_FAR_FIELD_TILE_MAX],
-                   const double power_im[][SHEPARD_FAR_FIELD_TILE_MAX],
-                   const double modulus[][SHEPARD_FAR_FIELD_TILE_MAX], double sums[][LANES])
+sum_moments (tile_state *state, const double *moments, size_t n_slots, size_t lanes, int order, size_t first,
+             const double power_re[][BLOCK_QUERIES], const double power_im[][BLOCK_QUERIES],
+             const double modulus[][BLOCK_QUERIES], const double *factor)
 {
+  double sums[SHEPARD_MAX_FIELDS + 1][BLOCK_QUERIES];
   for (size_t slot = 0; slot < n_slots; slot++)
-    for (size_t l = 0; l < LANES; l++)
+    for (size_t l = 0; l < lanes; l++)
       sums[slot][l] = 0.0;
   /* sum_{j<=l} 2 Re(c_j c_l |v|^2j conj(v)^(l-j) M_jl) (once for j = l), Re(conj(v)^m M) = Re v^m Re M
    * + Im v^m Im M */
@@ -398,10 +418,10 @@ sum_moments_block (const tile_state *state, const double *moments, size_t n_slot
   for (int k = 0; k <= order; k++)
     for (int j = 0; 2 * j <= k; j++, t++)
       {
-        const double *coefficient = state->pair_coefficient[t] + block, *mod = modulus[j] + block;
-        const double *p_re = power_re[k - 2 * j] + block, *p_im = power_im[k - 2 * j] + block;
-        double a[LANES], b[LANES];
-        for (size_t l = 0; l < LANES; l++)
+        const double *coefficient = state->pair_coefficient[t] + first, *mod = modulus[j];
+        const double *p_re = power_re[k - 2 * j], *p_im = power_im[k - 2 * j];
+        double a[BLOCK_QUERIES], b[BLOCK_QUERIES];
+        for (size_t l = 0; l < lanes; l++)
           {
             double scale = coefficient[l] * mod[l];
             a[l] = scale * p_re[l];
@@ -410,119 +430,171 @@ sum_moments_block (const tile_state *state, const double *moments, size_t n_slot
         for (size_t slot = 0; slot < n_slots; slot++)
           {
             double m_re = moments[slot * 2 * FAR_FIELD_TERMS_MAX + t], m_im = moments[slot * 2 * FAR_FIELD_TERMS_MAX + FAR_FIELD_TERMS_MAX + t];
-            for (size_t l = 0; l < LANES; l++)
+            for (size_t l = 0; l < lanes; l++)
               sums[slot][l] += a[l] * m_re + b[l] * m_im;
           }
       }
+  for (size_t slot = 0; slot < n_slots; slot++)
+    for (size_t l = 0; l < lanes; l++)
+      state->sums[slot][first + l] += factor[l] * sums[slot][l];
 }
 
-/* The node's part of every query's sums from its moments. Loops run over the queries (padded to whole blocks by
- * prepare_tile), so that they vectorise. */
+/* The node's part of the sums of queries [first, first + lanes) (a block or a sub-tile) from its moments to the
+ * given order. Loops run over the queries, so that they vectorise. */
 FAR_FIELD_CLONES static void
-sum_far_node (const shepard_far_field *far_field, tile_state *state, size_t index, int order)
+sum_far_node (const shepard_far_field *far_field, tile_state *state, size_t index, int order, size_t first,
+              size_t lanes)
 {
   const far_node *node = &far_field->nodes[index];
   const double *moments = far_field->moments + index * far_field->n_slots * 2 * FAR_FIELD_TERMS_MAX;
   double radius = node->radius > 0.0 ? node->radius : 1.0;
-  size_t padded = state->padded_count;
+  const double *qx = state->x + first, *qy = state->y + first;
   /* v = radius / r = radius conj(r) / |r|^2, |v| <= rho < 1; powers v^m and |v|^2j */
-  double power_re[FAR_FIELD_ORDER_MAX + 1][SHEPARD_FAR_FIELD_TILE_MAX], power_im[FAR_FIELD_ORDER_MAX + 1][SHEPARD_FAR_FIELD_TILE_MAX];
-  double modulus[FAR_FIELD_ORDER_MAX / 2 + 1][SHEPARD_FAR_FIELD_TILE_MAX], factor[SHEPARD_FAR_FIELD_TILE_MAX];
-  for (size_t q = 0; q < padded; q++)
+  double power_re[FAR_FIELD_ORDER_MAX + 1][BLOCK_QUERIES], power_im[FAR_FIELD_ORDER_MAX + 1][BLOCK_QUERIES];
+  double modulus[FAR_FIELD_ORDER_MAX / 2 + 1][BLOCK_QUERIES], factor[BLOCK_QUERIES];
+  for (size_t q = 0; q < lanes; q++)
     {
-      double r_re = state->x[q] - node->cx, r_im = state->y[q] - node->cy;
+      double r_re = qx[q] - node->cx, r_im = qy[q] - node->cy;
       double inverse_r2 = 1.0 / (r_re * r_re + r_im * r_im); /* one division where three would do */
       power_re[0][q] = 1.0;
       power_im[0][q] = 0.0;
       power_re[1][q] = radius * r_re * inverse_r2;
       power_im[1][q] = -radius * r_im * inverse_r2;
       modulus[0][q] = 1.0;
-      factor[q] = state->nearest_d2[q] * inverse_r2;
+      factor[q] = state->nearest_d2[first + q] * inverse_r2;
     }
   /* (nearest / |r|)^alpha: at most (1 + rho)^alpha, as the nearest point is no farther than this node's */
-  for (size_t q = 0; q < padded; q++)
-    factor[q] = far_field_power (factor[q], state->s[q]);
+  for (size_t q = 0; q < lanes; q++)
+    factor[q] = far_field_power (factor[q], state->s[first + q]);
   for (int m = 2; m <= order; m++)
-    for (size_t q = 0; q < padded; q++)
+    for (size_t q = 0; q < lanes; q++)
       {
         power_re[m][q] = power_re[m - 1][q] * power_re[1][q] - power_im[m - 1][q] * power_im[1][q];
         power_im[m][q] = power_re[m - 1][q] * power_im[1][q] + power_im[m - 1][q] * power_re[1][q];
       }
   for (int j = 1; 2 * j <= order; j++)
-    for (size_t q = 0; q < padded; q++)
+    for (size_t q = 0; q < lanes; q++)
       modulus[j][q] = modulus[j - 1][q] * (power_re[1][q] * power_re[1][q] + power_im[1][q] * power_im[1][q]);
   size_t n_slots = state->n_slots;
-  for (size_t block = 0; block < padded; block += LANES)
-    {
-      double sums[SHEPARD_MAX_FIELDS + 1][LANES];
-      if (n_slots == 2)
-        sum_moments_block (state, moments, 2, order, block, power_re, power_im, modulus, sums);
-      else
-        sum_moments_block (state, moments, n_slots, order, block, power_re, power_im, modulus, sums);
-      for (size_t slot = 0; slot < n_slots; slot++)
-        for (size_t l = 0; l < LANES; l++)
-          state->sums[slot][block + l] += factor[block + l] * sums[slot][l];
-    }
+  if (lanes == BLOCK_QUERIES && n_slots == 2)
+    sum_moments (state, moments, 2, BLOCK_QUERIES, order, first, power_re, power_im, modulus, factor);
+  else if (lanes == BLOCK_QUERIES)
+    sum_moments (state, moments, n_slots, BLOCK_QUERIES, order, first, power_re, power_im, modulus, factor);
+  else if (n_slots == 2)
+    sum_moments (state, moments, 2, SUBTILE_QUERIES, order, first, power_re, power_im, modulus, factor);
+  else
+    sum_moments (state, moments, n_slots, SUBTILE_QUERIES, order, first, power_re, power_im, modulus, factor);
 }
 
-/* A leaf's points weighed one by one for every query, point after point, so that the loops over the queries
- * vectorise and each query's sums stay apart. */
+/* A leaf's points weighed one by one for queries [first, first + count) (whole sub-tiles), point after point, so
+ * that the loops over the queries vectorise and each query's sums stay apart. */
 FAR_FIELD_CLONES static void
-sum_leaf (const shepard_far_field *far_field, tile_state *state, const far_node *node)
+sum_leaf (const shepard_far_field *far_field, tile_state *state, const far_node *node, size_t first, size_t count)
 {
-  size_t padded = state->padded_count, n_fields = state->n_slots - 1;
+  size_t n_fields = state->n_slots - 1;
   int whole_power = state->whole_power;
+  const double *qx = state->x + first, *qy = state->y + first, *s = state->s + first;
+  const double *nearest_d2 = state->nearest_d2 + first, *inverse_nearest_d2 = state->inverse_nearest_d2 + first;
+  double *sum_w = state->sums[0] + first;
   for (size_t i = node->begin; i < node->end; i++)
     {
       double x = far_field->x[i], y = far_field->y[i], w[SHEPARD_FAR_FIELD_TILE_MAX];
       if (whole_power > 0)
-        for (size_t q = 0; q < padded; q++)
-          w[q] = shepard_relative_weight ((x - state->x[q]) * (x - state->x[q]) + (y - state->y[q]) * (y - state->y[q]),
-                                          state->nearest_d2[q], -state->s[q], whole_power);
+        for (size_t q = 0; q < count; q++)
+          w[q] = shepard_relative_weight ((x - qx[q]) * (x - qx[q]) + (y - qy[q]) * (y - qy[q]), nearest_d2[q], -s[q],
+                                          whole_power);
       else
         /* (nearest_d2 / d2)^s with a multiplication for the division (as accurate: the ratio to an ulp) */
-        for (size_t q = 0; q < padded; q++)
-          w[q] = far_field_exp (-state->s[q] * far_field_log (((x - state->x[q]) * (x - state->x[q])
-                                                               + (y - state->y[q]) * (y - state->y[q]))
-                                                              * state->inverse_nearest_d2[q]));
-      for (size_t q = 0; q < padded; q++)
-        state->sums[0][q] += w[q];
+        for (size_t q = 0; q < count; q++)
+          w[q] = far_field_exp (-s[q] * far_field_log (((x - qx[q]) * (x - qx[q]) + (y - qy[q]) * (y - qy[q]))
+                                                       * inverse_nearest_d2[q]));
+      for (size_t q = 0; q < count; q++)
+        sum_w[q] += w[q];
       for (size_t f = 0; f < n_fields; f++)
         {
-          double z = far_field->z[f * far_field->n + i];
-          for (size_t q = 0; q < padded; q++)
-            state->sums[1 + f][q] += w[q] * z;
+          double z = far_field->z[f * far_field->n + i], *sum_wz = state->sums[1 + f] + first;
+          for (size_t q = 0; q < count; q++)
+            sum_wz[q] += w[q] * z;
         }
     }
 }
 
+/* By comparisons, which compile to min and max instructions where fmin and fmax are calls into libm. */
+static inline void
+box_add (query_box *box, double x, double y)
+{
+  box->x_min = x < box->x_min ? x : box->x_min;
+  box->x_max = x > box->x_max ? x : box->x_max;
+  box->y_min = y < box->y_min ? y : box->y_min;
+  box->y_max = y > box->y_max ? y : box->y_max;
+}
+
+/* Puts the tile's queries order[begin, end) in groups of SUBTILE_QUERIES neighbours, every group whole but the last:
+ * halves (in whole groups) along the longer side of their box, and so on. */
+static void
+group_queries (const shepard_far_field_tile *tile, size_t *order, size_t begin, size_t end)
+{
+  size_t groups = (end - begin + SUBTILE_QUERIES - 1) / SUBTILE_QUERIES;
+  if (groups <= 1)
+    return;
+  query_box box = { INFINITY, INFINITY, -INFINITY, -INFINITY };
+  for (size_t i = begin; i < end; i++)
+    box_add (&box, tile->x[order[i]], tile->y[order[i]]);
+  const double *key = box.y_max - box.y_min > box.x_max - box.x_min ? tile->y : tile->x;
+  for (size_t i = begin + 1; i < end; i++) /* insertion: a tile is small, and often in order already */
+    {
+      size_t moved = order[i], j = i;
+      for (; j > begin && key[order[j - 1]] > key[moved]; j--)
+        order[j] = order[j - 1];
+      order[j] = moved;
+    }
+  size_t middle = begin + (groups + 1) / 2 * SUBTILE_QUERIES;
+  group_queries (tile, order, begin, middle);
+  group_queries (tile, order, middle, end);
+}
+
+/* The tile's queries grouped in sub-tiles, and these in blocks: the last sub-tile padded with copies of its first
+ * query, the last block with copies of the tile's first (the copies' sums are never read). */
 static void
 prepare_tile (const shepard_far_field_tile *tile, double tolerance, size_t n_fields, tile_state *state)
 {
+  size_t order[SHEPARD_FAR_FIELD_TILE_MAX];
+  for (size_t q = 0; q < tile->count; q++)
+    order[q] = q;
+  group_queries (tile, order, 0, tile->count);
   state->count = tile->count;
-  state->padded_count = (tile->count + LANES - 1) / LANES * LANES;
+  state->n_subtiles = (tile->count + SUBTILE_QUERIES - 1) / SUBTILE_QUERIES;
+  state->n_blocks = (tile->count + BLOCK_QUERIES - 1) / BLOCK_QUERIES;
   state->n_slots = n_fields + 1;
-  state->box_x_min = state->box_x_max = tile->x[0];
-  state->box_y_min = state->box_y_max = tile->y[0];
+  const query_box empty = { INFINITY, INFINITY, -INFINITY, -INFINITY };
+  state->box = empty;
   double alpha_max = 0.0, alpha_min = INFINITY, nearest2_max = 0.0;
-  for (size_t q = 0; q < state->padded_count; q++)
+  for (size_t q = 0; q < state->n_blocks * BLOCK_QUERIES; q++)
     {
-      size_t from = q < tile->count ? q : 0;
+      size_t subtile = q / SUBTILE_QUERIES, from = order[0];
+      if (q < tile->count)
+        from = order[q];
+      else if (subtile < state->n_subtiles)
+        from = order[subtile * SUBTILE_QUERIES];
+      if (subtile < state->n_subtiles)
+        {
+          if (q % SUBTILE_QUERIES == 0)
+            state->subtile_box[subtile] = empty;
+          box_add (&state->subtile_box[subtile], tile->x[from], tile->y[from]);
+          box_add (&state->box, tile->x[from], tile->y[from]);
+        }
+      state->source[q] = from;
       state->x[q] = tile->x[from];
       state->y[q] = tile->y[from];
       state->nearest_d2[q] = tile->nearest_d2[from];
       state->inverse_nearest_d2[q] = 1.0 / state->nearest_d2[q];
-      nearest2_max = fmax (nearest2_max, state->nearest_d2[q]);
-      state->box_x_min = fmin (state->box_x_min, state->x[q]);
-      state->box_x_max = fmax (state->box_x_max, state->x[q]);
-      state->box_y_min = fmin (state->box_y_min, state->y[q]);
-      state->box_y_max = fmax (state->box_y_max, state->y[q]);
+      nearest2_max = state->nearest_d2[q] > nearest2_max ? state->nearest_d2[q] : nearest2_max;
       double s = -tile->exponent[from];
       state->s[q] = s;
       int whole_power = shepard_whole_power_of (tile->exponent[from]);
       state->whole_power = q == 0 || state->whole_power == whole_power ? whole_power : 0;
-      alpha_max = fmax (alpha_max, 2.0 * s);
-      alpha_min = fmin (alpha_min, 2.0 * s);
+      alpha_max = 2.0 * s > alpha_max ? 2.0 * s : alpha_max;
+      alpha_min = 2.0 * s < alpha_min ? 2.0 * s : alpha_min;
       double c[FAR_FIELD_ORDER_MAX + 1];
       c[0] = 1.0;
       for (int j = 0; j < FAR_FIELD_ORDER_MAX; j++)
@@ -534,19 +606,28 @@ prepare_tile (const shepard_far_field_tile *tile, double tolerance, size_t n_fie
       for (size_t slot = 0; slot < state->n_slots; slot++)
         state->sums[slot][q] = 0.0;
     }
+  double side = state->box.x_max - state->box.x_min > state->box.y_max - state->box.y_min
+                    ? state->box.x_max - state->box.x_min
+                    : state->box.y_max - state->box.y_min;
+  state->subtile_radius = state->n_subtiles > 1 ? SUBTILE_LEAF_RADIUS * side : 0.0;
   far_field_tile_bounds_init (&state->bounds, tolerance, alpha_min, alpha_max, sqrt (nearest2_max));
   state->far_summed = false;
 }
 
 /* Nodes accepted by the walk wait here until the tile's leaves are summed: their exact sums raise the tile's sum_low,
- * which may lower the order each node needs. */
-enum { FAR_LIST_MAX = 256 };
+ * which may lower the order each node needs. An entry serves the whole tile, or one sub-tile. */
+enum { FAR_LIST_MAX = 512, WHOLE_TILE = -1 };
+
+typedef struct {
+  size_t index;
+  int order;
+  int subtile; /* or WHOLE_TILE */
+  double distance2; /* from the node's centre to the box of the queries it serves */
+} far_entry;
 
 typedef struct {
   size_t count;
-  size_t index[FAR_LIST_MAX];
-  int order[FAR_LIST_MAX];
-  double distance2[FAR_LIST_MAX];
+  far_entry entry[FAR_LIST_MAX];
 } far_list;
 
 /* sum_low from the sums so far while they are exact: every point in them summed one by one, before any far node. */
@@ -562,6 +643,12 @@ raise_sum_low (tile_state *state)
     state->bounds.sum_low = low;
 }
 
+static double
+box_distance2 (const query_box *box, const far_node *node)
+{
+  return far_field_box_distance2 (box->x_min, box->y_min, box->x_max, box->y_max, node->cx, node->cy);
+}
+
 /* The waiting nodes, each to the order the raised sum_low allows (never higher than the walk found). */
 static void
 sum_far_list (const shepard_far_field *far_field, tile_state *state, far_list *list)
@@ -569,54 +656,107 @@ sum_far_list (const shepard_far_field *far_field, tile_state *state, far_list *l
   raise_sum_low (state);
   for (size_t i = 0; i < list->count; i++)
     {
-      size_t index = list->index[i];
-      int order = list->order[i];
+      const far_entry *entry = &list->entry[i];
+      int order = entry->order;
       if (order > FAR_FIELD_ORDER_MIN)
         {
-          int lowered = far_field_accept_order (&state->bounds, (double) far_field->n, far_field->nodes[index].radius,
-                                                far_field->spread + index * FAR_FIELD_SPREADS, list->distance2[i]);
+          int lowered = far_field_accept_order (&state->bounds, (double) far_field->n,
+                                                far_field->nodes[entry->index].radius,
+                                                far_field->spread + entry->index * FAR_FIELD_SPREADS, entry->distance2);
           order = lowered >= 0 && lowered < order ? lowered : order;
         }
-      sum_far_node (far_field, state, index, order);
+      if (entry->subtile != WHOLE_TILE)
+        sum_far_node (far_field, state, entry->index, order, (size_t) entry->subtile * SUBTILE_QUERIES,
+                      SUBTILE_QUERIES);
+      else
+        for (size_t block = 0; block < state->n_blocks; block++)
+          sum_far_node (far_field, state, entry->index, order, block * BLOCK_QUERIES, BLOCK_QUERIES);
     }
   state->far_summed = state->far_summed || list->count > 0;
   list->count = 0;
+}
+
+static void
+far_list_add (const shepard_far_field *far_field, tile_state *state, far_list *list, far_entry entry)
+{
+  if (list->count == FAR_LIST_MAX)
+    sum_far_list (far_field, state, list);
+  list->entry[list->count++] = entry;
+}
+
+/* A leaf too near the tile's box: each sub-tile takes it from its moments where its own box is far enough, to the
+ * order found with the error share at the tile's distance where there is one (far_field_error_share), else point by
+ * point, neighbouring sub-tiles in one pass. */
+static void
+near_leaf (const shepard_far_field *far_field, tile_state *state, far_list *far, size_t index,
+           shepard_far_field_work *work)
+{
+  const far_node *node = &far_field->nodes[index];
+  const double *spread = far_field->spread + index * FAR_FIELD_SPREADS;
+  double n = (double) far_field->n, share = 0.0;
+  bool subtiles = node->radius < state->subtile_radius;
+  if (subtiles)
+    {
+      double distance = sqrt (box_distance2 (&state->box, node));
+      if (distance > 0.0)
+        share = far_field_error_share (&state->bounds, n, node->radius / distance, spread, distance);
+    }
+  size_t run = 0; /* the first sub-tile of those waiting to be summed point by point */
+  for (size_t subtile = 0; subtile <= state->n_subtiles; subtile++)
+    {
+      int order = -1;
+      double distance2 = 0.0;
+      if (subtiles && subtile < state->n_subtiles)
+        {
+          distance2 = box_distance2 (&state->subtile_box[subtile], node);
+          order = share > 0.0 ? far_field_order_for_share (&state->bounds, node->radius / sqrt (distance2), spread,
+                                                           share)
+                              : far_field_accept_order (&state->bounds, n, node->radius, spread, distance2);
+        }
+      if (order < 0 && subtile < state->n_subtiles)
+        continue;
+      if (subtile > run)
+        {
+          size_t first = run * SUBTILE_QUERIES, last = subtile * SUBTILE_QUERIES;
+          sum_leaf (far_field, state, node, first, last - first);
+          work->direct_pairs += (node->end - node->begin) * ((last < state->count ? last : state->count) - first);
+        }
+      run = subtile + 1;
+      if (subtile < state->n_subtiles)
+        {
+          far_list_add (far_field, state, far, (far_entry) { index, order, (int) subtile, distance2 });
+          size_t first = subtile * SUBTILE_QUERIES;
+          work->far_terms += state->count - first < SUBTILE_QUERIES ? state->count - first : SUBTILE_QUERIES;
+        }
+    }
 }
 
 void
 shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_field_tile *tile, double tolerance,
                         size_t n_fields, double *sum_w, double *sum_wz, shepard_far_field_work *work)
 {
-  /* About 90 KB (and 40 KB more in sum_far_node): on the stack, so that a call cannot fail. */
+  /* About 95 KB (and 30 KB more in sum_far_node): on the stack, so that a call cannot fail. */
   tile_state tile_state_storage, *state = &tile_state_storage;
   far_list far_storage, *far = &far_storage;
+  shepard_far_field_work done = { 0 };
   prepare_tile (tile, tolerance, n_fields, state);
   far->count = 0;
-  uint64_t far_nodes = 0, direct_points = 0;
   size_t stack[2 * 64 + 2], depth = 0;
   stack[depth++] = 0;
   while (depth > 0)
     {
       size_t index = stack[--depth];
       const far_node *node = &far_field->nodes[index];
-      double distance2 = far_field_box_distance2 (state->box_x_min, state->box_y_min, state->box_x_max, state->box_y_max,
-                                        node->cx, node->cy);
+      double distance2 = box_distance2 (&state->box, node);
       int order = far_field_accept_order (&state->bounds, (double) far_field->n, node->radius,
                                           far_field->spread + index * FAR_FIELD_SPREADS, distance2);
       if (order >= 0)
         {
-          if (far->count == FAR_LIST_MAX)
-            sum_far_list (far_field, state, far);
-          far->index[far->count] = index;
-          far->order[far->count] = order;
-          far->distance2[far->count++] = distance2;
-          far_nodes++;
+          far_list_add (far_field, state, far, (far_entry) { index, order, WHOLE_TILE, distance2 });
+          done.far_terms += state->count;
         }
       else if (node->second_child == 0)
-        {
-          sum_leaf (far_field, state, node);
-          direct_points += node->end - node->begin;
-        }
+        near_leaf (far_field, state, far, index, &done);
       else
         {
           stack[depth++] = node->second_child;
@@ -626,15 +766,16 @@ shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_fi
   sum_far_list (far_field, state, far);
   for (size_t q = 0; q < tile->count; q++)
     {
+      size_t to = state->source[q];
       double s0 = state->sums[0][q];
-      sum_w[q] = s0;
+      sum_w[to] = s0;
       for (size_t f = 0; f < n_fields; f++)
-        sum_wz[q * n_fields + f] = state->sums[1 + f][q] + far_field->z_min[f] * s0;
+        sum_wz[to * n_fields + f] = state->sums[1 + f][q] + far_field->z_min[f] * s0;
     }
   if (work)
     {
-      work->far_terms += far_nodes * tile->count;
-      work->direct_pairs += direct_points * tile->count;
+      work->far_terms += done.far_terms;
+      work->direct_pairs += done.direct_pairs;
       work->tiles++;
     }
 }

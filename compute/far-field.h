@@ -3,7 +3,9 @@
  * queries, within a bound the caller sets: a binary tree over the data points whose nodes carry complex moments
  * M_jl = sum_i w_i d_i^j conj(d_i)^l (d_i = x_i - centre) that do not depend on the power, so that one tree serves
  * IDW of any power and AIDW, whose power changes from query to query. A tile of queries shares one walk of the tree:
- * a node far enough from the tile's bounding box is summed from its moments, a leaf too near is summed point by point.
+ * a node far enough from the tile's bounding box is summed from its moments; a leaf too near it is tested again for
+ * each sub-tile (8 neighbouring queries) where the tile's box is large beside the leaf, and summed from its moments for
+ * the sub-tiles far enough from it, point by point for the others.
  *
  * The guarantee. With tolerance t, for every query of the tile and every field f, the weighted mean
  * sum_wz[f] / sum_w differs from the exact one by at most t * (z_max[f] - z_min[f]), the range of field f's local
@@ -11,12 +13,16 @@
  * replaces each of its points' weights w_i by the truncated series, off by some eps_i, and each slot's moments carry
  * the same series (weight 1, or z_i - z_min[f]): sum_w is off by sum_i eps_i, the shifted sum by
  * sum_i (z_i - z_min[f]) eps_i. So the mean is off by sum_i (z_i - z) eps_i / (approximate sum_w), at most
- * range * E / (S - E) with E = sum_i |eps_i| and S the exact sum_w. Every node summed from its moments has a proven
+ * range * E / (S - E) with E = sum_i |eps_i| and S the exact sum_w. For each query, the nodes summed from their
+ * moments and the leaves summed point by point hold every point once. Every node summed from its moments has a proven
  * bound of its part of E (far-field-tree.h, far_field_accept_order): within e / 2 of its own part of S, or within its
  * share n_node / n of e / 2 times a lower bound of S (the tile's S_low in far_field_tile_bounds: at least the nearest
- * point's weight, and raised from the exact sums of the leaves summed point by point before the far nodes). So
- * E <= e S and the mean is within e / (1 - e) * range = t * range. This holds in exact arithmetic; float64 rounding
- * adds about 1e-13 of the range (a tenth of the tolerance is left to it), so tolerances down to about 1e-11 keep it.
+ * point's weight, and raised from the exact sums of the leaves summed point by point before the far nodes; a partial
+ * sum of exact weights, of the whole tile or of a sub-tile, is no more than the whole). A sub-tile's test takes the
+ * tile's bounds with its own box's distance: its queries' powers and nearest distances lie within the tile's, and the
+ * error share found at the tile's distance holds at any larger one (far_field_error_share). So E <= e S and the mean
+ * is within e / (1 - e) * range = t * range. This holds in exact arithmetic; float64 rounding adds about 1e-13 of
+ * the range (a tenth of the tolerance is left to it), so tolerances down to about 1e-11 keep it.
  * Leaves near the tile are summed point by point as shepard_all_points_sums does (non-whole powers to about 1e-15,
  * far-field-power.h). */
 #ifndef SHEPARD_FAR_FIELD_H

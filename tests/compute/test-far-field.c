@@ -471,6 +471,60 @@ test_nearest (gconstpointer data)
   point_set_free (points);
 }
 
+/* Dense points under a coarse tile (about 24 points a cell, 8 x 8 cells): leaves near the tile's box are tested again
+ * for its sub-tiles, taken from their moments by the far ones and point by point by the near ones. IDW (p = 2, the
+ * whole power path) and AIDW (the power changing within the tile), every tolerance; some queries right beside data
+ * points (just outside the coincident tolerance), where the result must follow that point's value. */
+static void
+test_subtiles (void)
+{
+  point_set *points = make_points (POINT_LAYOUT_UNIFORM, 100003, 12);
+  fixture fx;
+  fixture_init (&fx, points, 3);
+  seeded_random random;
+  seeded_random_init (&random, 13);
+  double step = fx.extent / 64.0, x0 = fx.x_min + 20.5 * step, y0 = fx.y_min + 30.5 * step;
+  double x[64], y[64], idw[64], aidw[64];
+  for (size_t q = 0; q < 64; q++)
+    {
+      x[q] = x0 + (double) (q % 8) * step;
+      y[q] = y0 + (double) (q / 8) * step;
+      idw[q] = 2.0;
+      aidw[q] = 1.5 + 2.0 * seeded_random_uniform (&random);
+    }
+  /* two queries beside data points of the tile's box */
+  size_t beside = 0;
+  for (size_t i = 0; i < fx.set.n && beside < 2; i++)
+    if (fx.set.x[i] > x0 + 2.0 * step && fx.set.x[i] < x0 + 2.5 * step && fx.set.y[i] > y0 + (3.0 + beside) * step
+        && fx.set.y[i] < y0 + (3.5 + beside) * step)
+      {
+        x[9 + 40 * beside] = fx.set.x[i] + 3e-7 * fx.extent;
+        y[9 + 40 * beside] = fx.set.y[i];
+        beside++;
+      }
+  g_assert_cmpuint (beside, ==, 2);
+  size_t in_box = 0;
+  for (size_t i = 0; i < fx.set.n; i++)
+    in_box += fx.set.x[i] >= x0 && fx.set.x[i] <= x0 + 7.0 * step && fx.set.y[i] >= y0 && fx.set.y[i] <= y0 + 7.0 * step;
+  static const double subtile_tolerances[] = { 1e-3, 1e-6, 1e-9 };
+  const double *alphas[] = { idw, aidw };
+  for (size_t a = 0; a < G_N_ELEMENTS (alphas); a++)
+    {
+      check_stats stats = { 0 };
+      check_tile (&fx, x, y, alphas[a], 64, 3, subtile_tolerances, G_N_ELEMENTS (subtile_tolerances), &stats);
+      g_assert_cmpuint (stats.checked, ==, 64 * G_N_ELEMENTS (subtile_tolerances));
+      double direct = (double) stats.work.direct_pairs / (double) stats.checked;
+      g_test_message ("%s: worst error %.3g of the allowed, %.1f far terms and %.1f direct pairs per query, %zu "
+                      "points in the tile's box",
+                      a == 0 ? "IDW" : "AIDW", stats.worst_ratio, (double) stats.work.far_terms / stats.checked,
+                      direct, in_box);
+      /* a walk for the whole tile would weigh one by one at least the points inside its box, for every query */
+      g_assert_cmpfloat (direct, <, (double) in_box);
+    }
+  fixture_clear (&fx);
+  point_set_free (points);
+}
+
 /* 1,000,003 points, a few queries. */
 static void
 test_million (void)
@@ -537,5 +591,6 @@ main (int argc, char **argv)
       }
   g_test_add_func ("/compute/far-field/work-follows-tolerance", test_work_follows_tolerance);
   g_test_add_func ("/compute/far-field/million", test_million);
+  g_test_add_func ("/compute/far-field/subtiles", test_subtiles);
   return g_test_run ();
 }
