@@ -90,17 +90,18 @@ shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const sh
                                          shepard_progress_fn progress, void *progress_data, shepard_error *error);
 
 /* Queries per slice of an interpolation of `queries` with params (summation resolved): whole raster rows, a multiple
- * of the far field's tiles; it depends on the queries, the points and the summation only, and each query's value on
- * its slice only, so that slices handed out to several backends (one per GPU) give what one backend gives. */
+ * of the far field's tiles. It depends on the queries, the points, the summation and whether several GPUs share the
+ * slices (shared: smaller slices, which they take in turn), not on which GPUs or how many; each query's value depends
+ * on its slice only, so that several GPUs sharing the slices give what one backend running them all gives. */
 size_t shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_params *params,
-                                   const shepard_query_set *queries);
-/* Slice number `slice` of the queries into outputs (indexed by query, as shepard_cuda_interpolate fills them), with
- * no progress: a slice is about 100 ms of the device's work. Backends on different devices may run slices of one
- * interpolation at once, each from its own thread. */
+                                   const shepard_query_set *queries, bool shared);
+/* Slice number `slice` (of shepard_cuda_slice_queries' size for shared) of the queries into outputs (indexed by
+ * query, as shepard_cuda_interpolate fills them), with no progress: a shared slice is about 100 ms of the device's
+ * work. Backends on different devices may run slices of one interpolation at once, each from its own thread. */
 void shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend);
 shepard_status shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
                                                const shepard_params *params, double r_exp,
-                                               const shepard_query_set *queries, size_t slice,
+                                               const shepard_query_set *queries, bool shared, size_t slice,
                                                const shepard_outputs *outputs, shepard_error *error);
 
 /* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold (field 0). The

@@ -120,7 +120,7 @@ interpolate_slices (void *context, size_t begin, size_t end, int worker, shepard
   slice_job *job = context;
   for (size_t slice = begin; slice < end; slice++)
     if (shepard_cuda_interpolate_slice (job->engine->gpus[worker], &job->engine->points, job->params, job->r_exp,
-                                        job->queries, slice, job->outputs, error)
+                                        job->queries, job->engine->n_gpus > 1, slice, job->outputs, error)
         != SHEPARD_OK)
       return false;
   return true;
@@ -131,7 +131,7 @@ shepard_gpu_group_interpolate (shepard_engine *engine, const shepard_params *par
                                const shepard_query_set *queries, const shepard_outputs *outputs,
                                shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
-  size_t slice = shepard_cuda_slice_queries (&engine->points, params, queries);
+  size_t slice = shepard_cuda_slice_queries (&engine->points, params, queries, engine->n_gpus > 1);
   size_t slices = slice > 0 ? (queries->count + slice - 1) / slice : 0;
   slice_job job = { engine, params, r_exp, queries, outputs };
   for (size_t i = 0; i < engine->n_gpus; i++)

@@ -215,15 +215,18 @@ shepard_engine *shepard_engine_new (shepard_backend backend, shepard_precision p
                                     shepard_error *error);
 
 /* Several GPUs. An engine on CUDA spreads the queries of an interpolation to host memory (a grid's rows, a list of
- * points) and of a cross-validation over its GPUs: each holds the points (and the far field's tree), and they take
- * slices of the queries in turn as each finishes its last, so that an uneven machine stays busy. The slices are cut
- * the same way whatever the number of GPUs, and each query's value depends only on its slice, so that the results
- * are equal bit for bit on one GPU and on several (of one model). Results kept on the GPU (shepard_device_grid, the
- * live preview) stay on the first GPU of the set, the one that drives the display. */
+ * points) over its GPUs: each holds the points (and the far field's tree), and they take slices of the queries in
+ * turn as each finishes its last, so that an uneven machine stays busy. Two GPUs or more cut the slices the same way
+ * whatever their number, and each query's value depends only on its slice, so that the results are equal bit for bit
+ * on two GPUs and on eight (of one model). One GPU cuts larger slices, which keep its kernels fuller: its results
+ * differ from several GPUs' in float32 rounding only (the order the sums round in). Cross-validation runs on the
+ * first GPU. Results kept on the GPU (shepard_device_grid, the live preview) stay on the first GPU of the set, the
+ * one that drives the display. */
 enum { SHEPARD_MAX_GPUS = 64 };
 
 /* The CUDA devices an engine runs on, by runtime ordinal (as CUDA_VISIBLE_DEVICES leaves them numbered): count 0
- * means every visible one. */
+ * means every visible one. An ordinal given twice (the parser refuses it) puts two backends, with their own streams,
+ * on that GPU: the tests prove the multi-GPU path so on a machine with one. */
 typedef struct {
   size_t count;
   int ordinals[SHEPARD_MAX_GPUS];

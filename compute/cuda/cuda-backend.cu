@@ -24,9 +24,9 @@ namespace {
 constexpr double kTiledPairsPerLaunch = 1e11;
 constexpr double kNaivePairsPerLaunch = 1e10;
 constexpr size_t kChunkGranule = 256;
-// Slices (the bands of queries run in one go, and what several GPUs take in turn): about this many pairs of the
-// brute force, ~110 ms on an H200, so that a cancel is answered and an uneven machine stays busy; between these
-// bounds of queries. Light work (the far field, local neighbourhoods) takes the larger slices.
+// Slices (the bands of queries run in one go). One GPU takes the largest, which keep its kernels full. Several GPUs
+// take smaller ones in turn: about this many pairs of the brute force, ~110 ms on an H200, between these bounds of
+// queries, light work (the far field, local neighbourhoods) the larger; slices that small cost one GPU 5 to 15 %.
 constexpr double kSlicePairs = 2.5e11;
 constexpr size_t kMinSliceQueries = (size_t) 1 << 16;
 constexpr size_t kLightSliceQueries = (size_t) 1 << 18;
@@ -324,13 +324,14 @@ shepard_cuda::neighbourhood_of (const shepard_params *params, double scale)
   return hood;
 }
 
-/* Queries per slice (kSlicePairs): it depends on the query set, the points and the summation, never on the GPUs that
- * run the slices. */
+/* Queries per slice: it depends on the query set, the points, the summation and whether several GPUs share the
+ * slices (shared), never on which GPUs run them or how many. */
 static size_t
-slice_queries (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries)
+slice_queries (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
+               bool shared)
 {
-  size_t target = kLightSliceQueries;
-  if (shepard_params_weight_all_points (params) && params->summation != SHEPARD_SUMMATION_FAR_FIELD)
+  size_t target = shared ? kLightSliceQueries : kMaxSliceQueries;
+  if (shared && shepard_params_weight_all_points (params) && params->summation != SHEPARD_SUMMATION_FAR_FIELD)
     {
       double fit = kSlicePairs / ((double) set->n * (double) set->n_fields);
       target = fit < (double) kMinSliceQueries   ? kMinSliceQueries
@@ -352,7 +353,7 @@ slice_queries (const shepard_point_set *set, const shepard_params *params, const
  * given values), or (target not null) into a device grid that keeps field 0's values and the alphas on the GPU. */
 static shepard_status
 interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
-             const shepard_query_set *queries, size_t begin, size_t end, const shepard_outputs *outputs,
+             const shepard_query_set *queries, size_t begin, size_t end, bool shared, const shepard_outputs *outputs,
              shepard_device_grid *target, shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
   CHECK (cudaSetDevice (backend->device), "selecting the GPU");
@@ -407,7 +408,7 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
   // Bands: the slices; stage 2 then goes through the points in chunks.
   double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
                                                                                         : kTiledPairsPerLaunch;
-  size_t band_queries = slice_queries (set, params, queries);
+  size_t band_queries = slice_queries (set, params, queries, shared);
   size_t chunk_points = (size_t) (pairs_per_launch / (double) band_queries);
   chunk_points = (chunk_points / kChunkGranule + 1) * kChunkGranule;
   shepard_status reserved = reserve_band (backend->band, band_queries, fields, error);
@@ -653,8 +654,8 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
   try
     {
       backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, outputs, nullptr, progress,
-                          progress_data, error);
+      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, false, outputs, nullptr,
+                          progress, progress_data, error);
     }
   catch (...)
     {
@@ -664,9 +665,9 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
 
 extern "C" size_t
 shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_params *params,
-                            const shepard_query_set *queries)
+                            const shepard_query_set *queries, bool shared)
 {
-  return slice_queries (points, params, queries);
+  return slice_queries (points, params, queries, shared);
 }
 
 extern "C" void
@@ -678,17 +679,17 @@ shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend)
 extern "C" shepard_status
 shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
                                 const shepard_params *params, double r_exp, const shepard_query_set *queries,
-                                size_t slice, const shepard_outputs *outputs, shepard_error *error)
+                                bool shared, size_t slice, const shepard_outputs *outputs, shepard_error *error)
 {
   try
     {
-      size_t size = slice_queries (points, params, queries), begin = slice * size;
+      size_t size = slice_queries (points, params, queries, shared), begin = slice * size;
       if (size == 0 || begin >= queries->count)
         return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Slice %zu lies past the %zu queries.", slice,
                              queries->count);
       size_t end = queries->count - begin < size ? queries->count : begin + size;
-      return interpolate (backend, points, params, r_exp, queries, begin, end, outputs, nullptr, nullptr, nullptr,
-                          error);
+      return interpolate (backend, points, params, r_exp, queries, begin, end, shared, outputs, nullptr, nullptr,
+                          nullptr, error);
     }
   catch (...)
     {
@@ -718,8 +719,8 @@ shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard
     {
       shepard_outputs none = {};
       backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, &none, target, progress,
-                          progress_data, error);
+      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, false, &none, target,
+                          progress, progress_data, error);
     }
   catch (...)
     {

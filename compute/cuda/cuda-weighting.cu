@@ -29,8 +29,6 @@ constexpr int kTilePoints = kThreads;
 constexpr int kUnroll = 8;
 constexpr int kRun = 64; // points summed in float before going into a float64 sum
 constexpr int kMaxSplits = 16;
-// A split of a chunk's points is worth its pass of atomics only with this many tiles of points or more.
-constexpr int kMinTilesPerSplit = 64;
 
 // Several blocks (and launches) add into one query's sums.
 __device__ __forceinline__ void
@@ -365,14 +363,11 @@ launch_for (const DevicePoints &points, const QuerySource &queries, const Stage1
       return cudaGetLastError ();
     }
   // Eight queries per thread share each point read, but a small raster then makes too few blocks to fill the
-  // device: take the most queries per thread that still give every multiprocessor two blocks, counting the blocks
-  // that splitting the chunk's points (launch_tiled) adds where the chunk is long enough to split well.
+  // device: take the most queries per thread that still give every multiprocessor two blocks.
   int band_rows = queries.count / queries.width;
   int columns = (queries.width + kPatchColumns - 1) / kPatchColumns;
-  long long point_tiles = (long long) ((chunk.end - chunk.begin) / (size_t) (kTilePoints * kMinTilesPerSplit));
-  long long splits = point_tiles < 1 ? 1 : point_tiles < kMaxSplits ? point_tiles : kMaxSplits;
   auto blocks_for = [&] (int q) { return dim3 (columns, (band_rows + kRowsOfThreads * q - 1) / (kRowsOfThreads * q)); };
-  auto enough = [&] (int q) { dim3 b = blocks_for (q); return (long long) b.x * b.y * splits >= 2LL * multiprocessors; };
+  auto enough = [&] (int q) { dim3 b = blocks_for (q); return (long long) b.x * b.y >= 2LL * multiprocessors; };
   int q = enough (kQueriesPerThread) ? kQueriesPerThread : enough (2) ? 2 : 1;
   dim3 blocks = blocks_for (q);
   if (layout == SHEPARD_CUDA_LAYOUT_SOA)
