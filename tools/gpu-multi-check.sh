@@ -3,7 +3,8 @@
 # Issue 17's run on a machine with two GPUs or more (the device tool's nvidia-h200-x2 or nvidia-h100-x2), after
 # tools/gpu-build.sh: tools/gpu-check.sh with every engine on every GPU (the engine's default), so that the engine's
 # tests, memcheck over the multi-GPU tests and a benchmark run, and the multi-GPU benchmark (one GPU against all:
-# times, ratio, bit-for-bit equality) run there; the single-GPU benchmarks are left out. Logs as gpu-check.sh's.
+# times, ratio, difference; test-multi-gpu proves several GPUs equal bit for bit) run there; the single-GPU
+# benchmarks are left out. Logs as gpu-check.sh's.
 # Usage: tools/gpu-multi-check.sh    (the device tool: kind nvidia-h200-x2, carry ["build-gpu/carry", ".gpu-debs"])
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1

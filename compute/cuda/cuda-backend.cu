@@ -25,11 +25,13 @@ constexpr double kTiledPairsPerLaunch = 1e11;
 constexpr double kNaivePairsPerLaunch = 1e10;
 constexpr size_t kChunkGranule = 256;
 // Slices (the bands of queries run in one go). One GPU takes the largest, which keep its kernels full. Several GPUs
-// take smaller ones in turn: about this many pairs of the brute force, ~110 ms on an H200, between these bounds of
-// queries, light work (the far field, local neighbourhoods) the larger; slices that small cost one GPU 5 to 15 %.
-constexpr double kSlicePairs = 2.5e11;
+// take smaller ones in turn: about this many pairs of the brute force (~220 ms on an H200), or for light work (the
+// far field, local neighbourhoods) an eighth of the queries, between these bounds of queries. Measured on two H100s
+// (shepard-bench-multi-gpu): slices of fewer pairs or queries lose more to each slice's tail than they gain in balance.
+constexpr double kSlicePairs = 5e11;
 constexpr size_t kMinSliceQueries = (size_t) 1 << 16;
 constexpr size_t kLightSliceQueries = (size_t) 1 << 18;
+constexpr size_t kLightSlicesPerSet = 8;
 constexpr size_t kMaxSliceQueries = (size_t) 1 << 22;
 // A slice of a raster is whole rows, a multiple of the far field's tile rows, and of a list whole tiles, so that
 // every query's tile, hence its value, is the same however the slices are handed out.
@@ -330,7 +332,11 @@ static size_t
 slice_queries (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
                bool shared)
 {
-  size_t target = shared ? kLightSliceQueries : kMaxSliceQueries;
+  size_t eighth = queries->count / kLightSlicesPerSet;
+  size_t target = !shared                         ? kMaxSliceQueries
+                  : eighth < kLightSliceQueries ? kLightSliceQueries
+                  : eighth > kMaxSliceQueries   ? kMaxSliceQueries
+                                                : eighth;
   if (shared && shepard_params_weight_all_points (params) && params->summation != SHEPARD_SUMMATION_FAR_FIELD)
     {
       double fit = kSlicePairs / ((double) set->n * (double) set->n_fields);

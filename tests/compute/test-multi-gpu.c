@@ -16,7 +16,7 @@
  * takes two slices. */
 #define POINT_COUNT 600000
 #define GRID_WIDTH 1024
-#define GRID_HEIGHT 1000
+#define GRID_HEIGHT 1500
 #define SANITIZED_GRID_HEIGHT 300
 
 typedef struct {
