@@ -315,7 +315,7 @@ if ! skip "benchmark" && ! no_device "benchmark"; then
   fi
 fi
 
-# --- (3b) several GPUs: an engine on every GPU beside one on the first, equal bit for bit (on a machine with one GPU,
+# --- (3b) several GPUs: an engine on every GPU beside one on the first, within float32 rounding (on a machine with one GPU,
 # two backends on it: the multi-GPU path, no faster)
 start=$SECONDS
 multi_program=$carry_dir/bench/shepard-bench-multi-gpu

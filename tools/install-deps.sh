@@ -12,6 +12,8 @@ packages=(
   desktop-file-utils appstream
   # libFuzzer and the sanitizers' runtimes for tests/fuzz (tools/fuzz.sh); clang alone only recommends the runtimes.
   clang libclang-rt-dev
+  # shepard-grid-mpi and its tests (mpirun).
+  openmpi-bin libopenmpi-dev
   # The QGIS Processing provider's tests (tests/qgis): qgis_process, PyQGIS, and GDAL's Python for the read-back.
   qgis python3-qgis python3-gdal python3-numpy
 )

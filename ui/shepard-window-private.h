@@ -51,6 +51,7 @@ struct _ShepardWindow
   ShepardPreview *preview;
   char *path;
   GCancellable *load_cancellable;
+  GCancellable *gpus_cancellable;  /* the engine's change of GPUs under way, or NULL */
   guint busy_spinner_source;
   gboolean message_from_compute;
   gboolean message_is_advice;      /* the info bar shows the preview's slow-layer advice */
@@ -87,6 +88,18 @@ void _shepard_window_other_method (ShepardWindow *self, shepard_params *other);
 void _shepard_window_show_document (ShepardWindow *self);
 /* shepard-window.c: interpolates again with the panel's parameters (after the points changed). */
 void _shepard_window_recompute (ShepardWindow *self);
+/* shepard-window.c: the document's engine in the status bar and the map's interop, and the preview started afresh on
+ * it (after the engine moved to other GPUs). */
+void _shepard_window_show_engine (ShepardWindow *self);
+
+/* shepard-window-gpus.c: Preferences (win.preferences, Ctrl+comma) and the GPUs of its "gpus" setting, on which each
+ * layer loads and to which the document's engine moves when the choice changes; choice: the setting, "all" without
+ * the app's settings or for one that names no GPUs. */
+void _shepard_window_class_gpus_init (ShepardWindowClass *klass);
+void _shepard_window_gpus_init (ShepardWindow *self);
+void _shepard_window_gpus_show_document (ShepardWindow *self);
+void _shepard_window_gpus_dispose (ShepardWindow *self);
+char *_shepard_window_gpus_choice (ShepardWindow *self);
 
 /* shepard-window-instruments.c: cross-validation, explanation, distributions and the optimiser, wired to their
  * panels, the map and the overlay. */

@@ -366,6 +366,17 @@ _shepard_window_show_document (ShepardWindow *self)
   _shepard_window_update_display (self);
   update_stale (self);
   on_parameters_changed (self);
+  _shepard_window_gpus_show_document (self);
+}
+
+void
+_shepard_window_show_engine (ShepardWindow *self)
+{
+  shepard_map_view_set_cuda_device (self->map_view, shepard_document_get_cuda_device (self->document));
+  update_engine_line (self);
+  /* The rates measured on the engine before are not this one's. */
+  shepard_preview_set_document (self->preview, self->document);
+  on_parameters_changed (self);
 }
 
 static void
@@ -403,7 +414,9 @@ load (ShepardWindow *self, const char *path, const char *field)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
   self->load_cancellable = g_cancellable_new ();
-  shepard_document_load_async (path, field, self->load_cancellable, on_load_done, g_object_ref (self));
+  g_autofree char *gpus = _shepard_window_gpus_choice (self);
+  shepard_document_load_on_gpus_async (path, field, gpus, self->load_cancellable, on_load_done,
+                                       g_object_ref (self));
   update_busy (self);
 }
 
@@ -509,6 +522,7 @@ shepard_window_dispose (GObject *object)
   self->disposed = TRUE;
   _shepard_window_instruments_dispose (self);
   _shepard_window_sandbox_dispose (self);
+  _shepard_window_gpus_dispose (self);
   if (self->preview != NULL)
     shepard_preview_cancel (self->preview);
   if (self->load_cancellable != NULL)
@@ -592,6 +606,7 @@ shepard_window_class_init (ShepardWindowClass *klass)
   _shepard_window_class_instruments_init (klass);
   _shepard_window_class_sandbox_init (klass);
   _shepard_window_class_context_init (klass);
+  _shepard_window_class_gpus_init (klass);
 }
 
 static void
@@ -658,6 +673,7 @@ shepard_window_init (ShepardWindow *self)
   _shepard_window_mask_init (self);
 
   bind_settings (self);
+  _shepard_window_gpus_init (self);
   on_display_changed (self);
   update_stale (self);
 }

@@ -82,11 +82,11 @@ shepard_cli_report_points (const ShepardPointLayer *points)
 }
 
 shepard_engine *
-shepard_cli_start_engine (shepard_backend backend, shepard_precision precision, const ShepardPointLayer *points,
-                          gboolean quiet, GError **error)
+shepard_cli_start_engine (shepard_backend backend, shepard_precision precision, const shepard_gpu_set *gpus,
+                          const ShepardPointLayer *points, gboolean quiet, GError **error)
 {
   shepard_error engine_error = { 0 };
-  g_autoptr (shepard_engine) engine = shepard_engine_new (backend, precision, 0, &engine_error);
+  g_autoptr (shepard_engine) engine = shepard_engine_new_on_gpus (backend, precision, 0, gpus, &engine_error);
 
   if (engine == NULL
       || shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &engine_error)

@@ -38,9 +38,11 @@ GPtrArray *shepard_cli_read_fields (const char *source, const char *layer, const
  * the field has points at one location with different values. */
 void shepard_cli_report_points (const ShepardPointLayer *points);
 
-/* An engine on backend holding the points; unless quiet, says on stderr which backend it runs on. */
+/* An engine on backend (on the GPUs of gpus where it runs on CUDA; NULL: every visible GPU) holding the points;
+ * unless quiet, says on stderr which backend it runs on. */
 shepard_engine *shepard_cli_start_engine (shepard_backend backend, shepard_precision precision,
-                                          const ShepardPointLayer *points, gboolean quiet, GError **error);
+                                          const shepard_gpu_set *gpus, const ShepardPointLayer *points,
+                                          gboolean quiet, GError **error);
 
 /* 128 + N after signal N; SHEPARD_CLI_EXIT_USAGE for SHEPARD_APP_ERROR_USAGE and _INVALID_PARAMETER; else 1. */
 int shepard_cli_exit_status_for (const GError *error);

@@ -78,6 +78,7 @@ shepard_cv_options_parse (ShepardCvOptions *options, int argc, const char *const
     { "--seed", 1, "--seed S", handle_seed, &options->seed, NULL },
     { "--optimise", 1, "--optimise [rmse|mae]", handle_optimise, &options->optimise, accepts_objective },
     { "--backend", 1, "--backend auto|cpu|cuda", shepard_option_store_backend, &options->backend, NULL },
+    { "--gpus", 1, "--gpus all|LIST", shepard_option_store_gpus, &options->gpus, NULL },
     { "--json", 0, "--json", shepard_option_set_flag, &options->json, NULL },
     { "-o", 1, "-o RESIDUALS", shepard_option_store_string, &options->residuals_path, NULL },
     { "-q", 0, "-q", shepard_option_set_flag, &options->quiet, NULL },
@@ -92,6 +93,8 @@ shepard_cv_options_parse (ShepardCvOptions *options, int argc, const char *const
                                       "give the point layer SRC to cross-validate (shepard-cv --help shows how)");
       else if (options->value_field == NULL)
         parsed = shepard_usage_error (error, "-zfield FIELD is missing: name the numeric field to cross-validate");
+      else
+        parsed = shepard_option_check_gpus_backend (options->gpus, options->backend, error);
     }
   options->open_options = g_strv_builder_end (open_options);
   return parsed;
@@ -105,6 +108,7 @@ shepard_cv_options_clear (ShepardCvOptions *options)
   g_clear_pointer (&options->value_field, g_free);
   g_clear_pointer (&options->open_options, g_strfreev);
   g_clear_pointer (&options->method, g_free);
+  g_clear_pointer (&options->gpus, g_free);
   g_clear_pointer (&options->residuals_path, g_free);
 }
 
@@ -112,7 +116,8 @@ const char *
 shepard_cv_usage (void)
 {
   return "Usage: shepard-cv [-l LAYER] -zfield FIELD [-oo NAME=VALUE]... [-a METHOD] [--folds loo|N] [--seed S]\n"
-         "                  [--optimise [rmse|mae]] [--backend auto|cpu|cuda] [--json] [-o RESIDUALS] [-q] SRC\n"
+         "                  [--optimise [rmse|mae]] [--backend auto|cpu|cuda] [--gpus all|LIST] [--json]\n"
+         "                  [-o RESIDUALS] [-q] SRC\n"
          "METHOD: idw[:power=2]NEIGHBOURHOOD\n"
          "        aidw[:k=15][:alpha=1.5,2,2.5,3,3.5][:rmin=0][:rmax=2][:area=bbox|hull|A][:rexp=nearest|knn]\n"
          "            NEIGHBOURHOOD\n"
@@ -140,6 +145,9 @@ shepard_cv_usage (void)
          "                       tune the method's parameters to minimise the RMSE (default) or the MAE: IDW's\n"
          "                       power; AIDW's alphas (kept rising), Rmin, Rmax and k; starting from METHOD\n"
          "  --backend B          auto (default: CUDA when a GPU is present, else the CPU), cpu or cuda\n"
+         "  --gpus all|LIST      the CUDA devices to spread the work over: all (default) or their numbers\n"
+         "                       separated by commas, as CUDA numbers them (0,1); with cuda a GPU that is not\n"
+         "                       there is an error, with auto the CPU runs instead and says why\n"
          "  --json               print one JSON object instead of the text lines\n"
          "  -o RESIDUALS         also write every point with the fields observed, predicted, residual (predicted -\n"
          "                       observed), alpha (the power used) and fold (leave-one-out: the point's index),\n"

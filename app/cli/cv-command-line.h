@@ -25,6 +25,7 @@ typedef struct {
   guint64 seed;               /* 0 unless --seed */
   ShepardCvOptimise optimise; /* --optimise [rmse|mae]: rmse when the next word is neither */
   shepard_backend backend;
+  char *gpus;                 /* --gpus as given: "all" or CUDA device numbers "0,1"; NULL unless given */
   gboolean json;
   char *residuals_path;       /* NULL unless -o */
   gboolean quiet;

@@ -234,6 +234,8 @@ check_combination (const ParseState *state, GError **error)
     return shepard_usage_error (error, "-outsize W H and -tr XRES YRES exclude each other: give one of them");
   if (options->cutline_layer != NULL && options->cutline == NULL)
     return shepard_usage_error (error, "-cl LAYER names a layer of the cutline: give -cutline FILE too");
+  if (!shepard_option_check_gpus_backend (options->gpus, options->backend, error))
+    return FALSE;
   return split_value_fields (options, error);
 }
 
@@ -269,6 +271,7 @@ shepard_grid_options_parse (ShepardGridOptions *options, int argc, const char *c
     { "-ot", 1, "-ot Float32|Float64", handle_data_type, &options->float64, NULL },
     { "-a_nodata", 1, "-a_nodata V", handle_nodata, options, NULL },
     { "--backend", 1, "--backend auto|cpu|cuda", shepard_option_store_backend, &options->backend, NULL },
+    { "--gpus", 1, "--gpus all|LIST", shepard_option_store_gpus, &options->gpus, NULL },
     { "--alpha-out", 1, "--alpha-out FILE", shepard_option_store_string, &options->alpha_path, NULL },
     { "--r-out", 1, "--r-out FILE", shepard_option_store_string, &options->r_path, NULL },
     { "--robs-out", 1, "--robs-out FILE", shepard_option_store_string, &options->r_obs_path, NULL },
@@ -302,6 +305,7 @@ shepard_grid_options_clear (ShepardGridOptions *options)
   g_clear_pointer (&options->method, g_free);
   g_clear_pointer (&options->format, g_free);
   g_clear_pointer (&options->creation_options, g_strfreev);
+  g_clear_pointer (&options->gpus, g_free);
   g_clear_pointer (&options->alpha_path, g_free);
   g_clear_pointer (&options->r_path, g_free);
   g_clear_pointer (&options->r_obs_path, g_free);
@@ -316,8 +320,8 @@ shepard_grid_usage (void)
          "                    [-txe XMIN XMAX -tye YMIN YMAX | --margin PERCENT]\n"
          "                    [-outsize W H | -tr XRES YRES [-tap]]\n"
          "                    [-of FORMAT] [-co NAME=VALUE]... [-ot Float32|Float64] [-a_nodata V]\n"
-         "                    [--backend auto|cpu|cuda] [--extra-bands LIST] [--alpha-out FILE]\n"
-         "                    [--r-out FILE] [--robs-out FILE]\n"
+         "                    [--backend auto|cpu|cuda] [--gpus all|LIST] [--extra-bands LIST]\n"
+         "                    [--alpha-out FILE] [--r-out FILE] [--robs-out FILE]\n"
          "                    [--mask-distance D] [--mask-hull] [-cutline FILE [-cl LAYER]] [-q] SRC DST\n"
          "METHOD: idw[:power=2]NEIGHBOURHOOD\n"
          "        aidw[:k=15][:alpha=1.5,2,2.5,3,3.5][:rmin=0][:rmax=2][:area=bbox|hull|A][:rexp=nearest|knn]\n"
@@ -362,6 +366,9 @@ shepard_grid_usage (void)
          "                       is the same; default: -9999, or the data type's lowest value when the\n"
          "                       fields' values reach -9999)\n"
          "  --backend B          auto (default: CUDA when a GPU is present, else the CPU), cpu or cuda\n"
+         "  --gpus all|LIST      the CUDA devices to spread the work over: all (default) or their numbers\n"
+         "                       separated by commas, as CUDA numbers them (0,1); with cuda a GPU that is not\n"
+         "                       there is an error, with auto the CPU runs instead and says why\n"
          "  --extra-bands LIST   add to DST, after the values in band 1, a band for each of a comma list of\n"
          "                       alpha, r and robs, always in that order; the bands are described by FIELD,\n"
          "                       \"alpha\", \"R\" and \"r_obs\"\n"

@@ -33,6 +33,7 @@ typedef struct {
   gboolean has_nodata;
   double nodata;
   shepard_backend backend;
+  char *gpus;             /* --gpus as given: "all" or CUDA device numbers "0,1"; NULL unless given */
   char *alpha_path;       /* NULL unless --alpha-out */
   char *r_path;           /* NULL unless --r-out */
   char *r_obs_path;       /* NULL unless --robs-out */

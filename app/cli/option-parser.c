@@ -133,3 +133,31 @@ shepard_option_store_backend (gpointer target, const char *synopsis, const char 
       }
   return shepard_usage_error (error, "%s: the backend must be auto, cpu or cuda, not \"%s\"", synopsis, values[0]);
 }
+
+gboolean
+shepard_option_parse_gpus (const char *synopsis, const char *text, shepard_gpu_set *set, GError **error)
+{
+  shepard_error engine_error = { 0 };
+
+  if (shepard_gpu_set_parse (text, set, &engine_error) != SHEPARD_OK)
+    return shepard_usage_error (error, "%s: %s", synopsis, engine_error.message);
+  return TRUE;
+}
+
+gboolean
+shepard_option_store_gpus (gpointer target, const char *synopsis, const char *const *values, GError **error)
+{
+  shepard_gpu_set set;
+
+  if (!shepard_option_parse_gpus (synopsis, values[0], &set, error))
+    return FALSE;
+  return shepard_option_store_string (target, synopsis, values, error);
+}
+
+gboolean
+shepard_option_check_gpus_backend (const char *gpus, shepard_backend backend, GError **error)
+{
+  if (gpus != NULL && backend == SHEPARD_BACKEND_CPU)
+    return shepard_usage_error (error, "--gpus chooses CUDA devices; drop it or use --backend auto|cuda");
+  return TRUE;
+}

@@ -53,4 +53,15 @@ gboolean shepard_option_add_name_value (gpointer target, const char *synopsis, c
 gboolean shepard_option_store_backend (gpointer target, const char *synopsis, const char *const *values,
                                        GError **error);
 
+/* "all" or GPU numbers separated by commas ("0,1") into set; otherwise SHEPARD_APP_ERROR_USAGE with the engine's
+ * message after synopsis. */
+gboolean shepard_option_parse_gpus (const char *synopsis, const char *text, shepard_gpu_set *set, GError **error);
+
+/* target: a char *, replaced by a copy of the value once shepard_option_parse_gpus takes it. */
+gboolean shepard_option_store_gpus (gpointer target, const char *synopsis, const char *const *values,
+                                    GError **error);
+
+/* --gpus (NULL: not given) chooses CUDA devices: a usage error with --backend cpu, which has none to choose. */
+gboolean shepard_option_check_gpus_backend (const char *gpus, shepard_backend backend, GError **error);
+
 G_END_DECLS

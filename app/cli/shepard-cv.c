@@ -13,6 +13,7 @@
 #include "engine-autocleanups.h"
 #include "file-identity.h"
 #include "method-spec.h"
+#include "option-parser.h"
 #include "point-layer-writer.h"
 #include "point-layer.h"
 #include "scaled-progress.h"
@@ -155,8 +156,11 @@ run (const ShepardCvOptions *options, ShepardTerminalProgress *bar, CvReport *re
   g_autoptr (ShepardPointLayer) points = read_points (options, error);
   if (points == NULL)
     return FALSE;
-  g_autoptr (shepard_engine) engine = shepard_cli_start_engine (options->backend, SHEPARD_PRECISION_FLOAT32, points,
-                                                                options->quiet, error);
+  shepard_gpu_set gpus;
+  if (!shepard_option_parse_gpus ("--gpus", options->gpus, &gpus, error))
+    return FALSE;
+  g_autoptr (shepard_engine) engine = shepard_cli_start_engine (options->backend, SHEPARD_PRECISION_FLOAT32, &gpus,
+                                                                points, options->quiet, error);
   if (engine == NULL)
     return FALSE;
 

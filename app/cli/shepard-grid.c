@@ -15,8 +15,10 @@
 #include "file-identity.h"
 #include "grid-command-line.h"
 #include "grid-export.h"
+#include "grid-nodata.h"
 #include "grid-plan.h"
 #include "method-spec.h"
+#include "option-parser.h"
 #include "point-layer.h"
 #include "raster-metadata.h"
 #include "shepard-app-error.h"
@@ -117,52 +119,6 @@ value_range (GPtrArray *fields, double *value_min, double *value_max)
     }
 }
 
-/* nodata=V of -a, else -a_nodata, else a default that no value of the fields reaches. A nodata value the user gives
- * is written as given, as gdal_grid does, even where interpolated values could reach it: then a warning says so. */
-static gboolean
-choose_nodata (const ShepardGridOptions *options, const ShepardMethodNodata *method_nodata, GPtrArray *fields,
-               ShepardRasterFormat *format, GError **error)
-{
-  gboolean same = method_nodata->value == options->nodata || (isnan (method_nodata->value) && isnan (options->nodata));
-  if (method_nodata->is_set && options->has_nodata && !same)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
-                   "the method's nodata=%g and -a_nodata %g differ: give the nodata value once", method_nodata->value,
-                   options->nodata);
-      return FALSE;
-    }
-  double value_min, value_max;
-  value_range (fields, &value_min, &value_max);
-  format->has_nodata = TRUE;
-  if (method_nodata->is_set || options->has_nodata)
-    {
-      format->nodata = method_nodata->is_set ? method_nodata->value : options->nodata;
-      if (!options->quiet && value_min <= format->nodata && format->nodata <= value_max)
-        fprintf (stderr, "Warning: the nodata value %.10g lies within the values (%.10g to %.10g): a cell that "
-                 "interpolates to it reads as nodata\n", format->nodata, value_min, value_max);
-    }
-  else
-    format->nodata = shepard_raster_default_nodata (format->data_type, value_min, value_max);
-  return TRUE;
-}
-
-/* GDAL clamps what a Float32 band cannot hold to its largest value, which would change the values unsaid. */
-static gboolean
-check_values_fit (GDALDataType data_type, GPtrArray *fields, GError **error)
-{
-  double value_min, value_max;
-
-  value_range (fields, &value_min, &value_max);
-  if (data_type == GDT_Float32 && (value_min < -FLT_MAX || value_max > FLT_MAX))
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
-                   "the values reach %.10g, beyond what a Float32 raster holds (%g): give -ot Float64",
-                   value_min < -FLT_MAX ? value_min : value_max, (double) FLT_MAX);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* The masks of --mask-distance, --mask-hull and -cutline, NULL without any; distance and hull are those of the
  * points of all fields together. */
 static gboolean
@@ -244,8 +200,10 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
       shepard_cli_report_points (g_ptr_array_index (fields, f));
   request.format.crs_wkt = first_field->crs_wkt;
   request.value_name = first_field->field_name;
-  if (!check_values_fit (request.format.data_type, fields, error)
-      || !choose_nodata (options, &method_nodata, fields, &request.format, error))
+  double value_min, value_max;
+  value_range (fields, &value_min, &value_max);
+  if (!shepard_grid_check_values_fit (request.format.data_type, value_min, value_max, error)
+      || !shepard_grid_choose_nodata (options, &method_nodata, value_min, value_max, &request.format, error))
     return FALSE;
   g_autoptr (ShepardGridMask) mask = NULL;
   if (!build_mask (options, fields, &mask, error))
@@ -253,8 +211,10 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   request.mask = mask;
 
   shepard_precision precision = options->float64 ? SHEPARD_PRECISION_FLOAT64 : SHEPARD_PRECISION_FLOAT32;
+  shepard_gpu_set gpus;
   g_auto (ShepardFieldEngines) engines = { 0 };
-  if (!shepard_field_engines_init (&engines, fields, options->backend, precision, error))
+  if (!shepard_option_parse_gpus ("--gpus", options->gpus, &gpus, error)
+      || !shepard_field_engines_init (&engines, fields, options->backend, precision, &gpus, error))
     return FALSE;
   shepard_engine *first_engine = engines.fields[0].engine;
   if (!options->quiet)

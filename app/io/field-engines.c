@@ -7,10 +7,10 @@
 
 static shepard_engine *
 start_engine (const ShepardPointLayer *const *group, size_t n_group, shepard_backend backend,
-              shepard_precision precision, GError **error)
+              shepard_precision precision, const shepard_gpu_set *gpus, GError **error)
 {
   shepard_error engine_error = { 0 };
-  g_autoptr (shepard_engine) engine = shepard_engine_new (backend, precision, 0, &engine_error);
+  g_autoptr (shepard_engine) engine = shepard_engine_new_on_gpus (backend, precision, 0, gpus, &engine_error);
   g_autofree const double **values = g_new (const double *, n_group);
 
   for (size_t f = 0; f < n_group; f++)
@@ -28,7 +28,7 @@ start_engine (const ShepardPointLayer *const *group, size_t n_group, shepard_bac
 
 gboolean
 shepard_field_engines_init (ShepardFieldEngines *self, GPtrArray *fields, shepard_backend backend,
-                            shepard_precision precision, GError **error)
+                            shepard_precision precision, const shepard_gpu_set *gpus, GError **error)
 {
   g_return_val_if_fail (self != NULL && fields != NULL && fields->len > 0, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -52,7 +52,7 @@ shepard_field_engines_init (ShepardFieldEngines *self, GPtrArray *fields, shepar
             members[n_group] = f;
             group[n_group++] = g_ptr_array_index (fields, f);
           }
-      shepard_engine *engine = start_engine (group, n_group, backend, precision, error);
+      shepard_engine *engine = start_engine (group, n_group, backend, precision, gpus, error);
       if (engine == NULL)
         {
           shepard_field_engines_clear (self);

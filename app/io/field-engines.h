@@ -19,10 +19,11 @@ typedef struct {
   size_t n_fields;
 } ShepardFieldEngines;
 
-/* Starts the engines for fields (a GPtrArray of ShepardPointLayer, at least one) on backend. On failure (the
- * engine's message, as SHEPARD_APP_ERROR) self is left cleared. */
+/* Starts the engines for fields (a GPtrArray of ShepardPointLayer, at least one) on backend (on the GPUs of gpus
+ * where it runs on CUDA; NULL: every visible GPU). On failure (the engine's message, as SHEPARD_APP_ERROR) self is
+ * left cleared. */
 gboolean shepard_field_engines_init (ShepardFieldEngines *self, GPtrArray *fields, shepard_backend backend,
-                                     shepard_precision precision, GError **error);
+                                     shepard_precision precision, const shepard_gpu_set *gpus, GError **error);
 
 void shepard_field_engines_clear (ShepardFieldEngines *self);
 

@@ -260,13 +260,15 @@ create_rasters (const ShepardGridExport *request, const shepard_grid *grid, Expo
   return TRUE;
 }
 
+/* Bands are windows of the grid starting at multiples of SHEPARD_GRID_WINDOW_ALIGN rows, so that each cell's value
+ * does not depend on the bands' height (shepard_grid). */
 static size_t
 rows_per_band (const shepard_grid *grid, size_t band_bytes, size_t outputs)
 {
   size_t row_bytes = grid->width * outputs * sizeof (double);
-  size_t rows = band_bytes / row_bytes;
+  size_t rows = band_bytes / row_bytes / SHEPARD_GRID_WINDOW_ALIGN * SHEPARD_GRID_WINDOW_ALIGN;
 
-  return CLAMP (rows, (size_t) 1, grid->height);
+  return CLAMP (rows, (size_t) SHEPARD_GRID_WINDOW_ALIGN, grid->height);
 }
 
 /* The rows of a band that a raster's band holds. */
@@ -353,7 +355,7 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
       size_t rows = MIN (band_rows, grid->height - first_row);
       size_t cells = rows * grid->width;
       shepard_grid band = *grid;
-      band.y_max = grid->y_max - (double) first_row * grid->dy;
+      band.first_row = grid->first_row + first_row;
       band.height = rows;
       ShepardScaledProgress band_progress = *compute_progress;
       band_progress.start += compute_progress->span * (double) first_row / (double) grid->height;

@@ -40,7 +40,7 @@ typedef struct {
    * metadata in every raster and a nodata value on every band: the format's, else -9999. The engine's NaN, a cell
    * with no data (too few points in its neighbourhood), is written as that nodata value in every band. */
   ShepardRasterFormat format;
-  size_t band_bytes;      /* 0: SHEPARD_GRID_EXPORT_BAND_BYTES */
+  size_t band_bytes;      /* a band of rows in memory; 0: SHEPARD_GRID_EXPORT_BAND_BYTES (8 rows at the fewest) */
   /* Planes added to the value raster as bands 2, 3, ... always in the order alpha, R, r_obs; band 1 stays the
    * values. The bands of such a raster are described: value_name (or "value"), "alpha", "R", "r_obs". */
   ShepardGridExportPlanes extra_bands;

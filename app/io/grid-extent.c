@@ -127,10 +127,10 @@ shepard_grid_geotransform (const shepard_grid *grid, double geotransform[6])
 {
   g_return_if_fail (grid != NULL);
 
-  geotransform[0] = grid->x_min;
+  geotransform[0] = grid->x_min + (double) grid->first_column * grid->dx;
   geotransform[1] = grid->dx;
   geotransform[2] = 0.0;
-  geotransform[3] = grid->y_max;
+  geotransform[3] = grid->y_max - (double) grid->first_row * grid->dy;
   geotransform[4] = 0.0;
   geotransform[5] = -grid->dy;
 }

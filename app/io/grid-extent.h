@@ -27,6 +27,7 @@ gboolean shepard_grid_cells_for_resolution (double extent, double resolution, co
 gboolean shepard_grid_align_extent (const double extent[4], double x_resolution, double y_resolution,
                                     double aligned[4], GError **error);
 
+/* GDAL's geotransform of the grid's cells: of the window alone where the grid is a window of a larger raster. */
 void shepard_grid_geotransform (const shepard_grid *grid, double geotransform[6]);
 
 /* The area previewed by default, as exported by default (export-extent.h with no margin): the points' bounding box.

@@ -504,6 +504,15 @@ shepard_point_layer_read_fields (const char *source, const char *layer, const ch
                                  const char *const *open_options, GDALProgressFunc progress, void *progress_data,
                                  GError **error)
 {
+  return shepard_point_layer_read_fields_in_rect (source, layer, value_fields, open_options, NULL, progress,
+                                                  progress_data, error);
+}
+
+GPtrArray *
+shepard_point_layer_read_fields_in_rect (const char *source, const char *layer, const char *const *value_fields,
+                                         const char *const *open_options, const double rect[4],
+                                         GDALProgressFunc progress, void *progress_data, GError **error)
+{
   g_return_val_if_fail (source != NULL, NULL);
   g_return_val_if_fail (value_fields != NULL && value_fields[0] != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -529,6 +538,9 @@ shepard_point_layer_read_fields (const char *source, const char *layer, const ch
   g_autoptr (GArray) readers = start_field_readers (layer_handle, source, value_fields, error);
   if (readers == NULL)
     return NULL;
+  /* After the fields are known: whether a text column holds numbers is a question of the whole layer. */
+  if (rect != NULL)
+    OGR_L_SetSpatialFilterRect (layer_handle, rect[0], rect[1], rect[2], rect[3]);
 
   shepard_gdal_error_trap_clear (&trap);
   if (!read_features (readers, layer_handle, source, &trap, progress != NULL ? progress : GDALDummyProgress,
@@ -542,7 +554,7 @@ shepard_point_layer_read_fields (const char *source, const char *layer, const ch
       FieldReader *reader = &g_array_index (readers, FieldReader, f);
       ShepardPointLayer *points = reader->points;
       take_arrays (points, &reader->arrays);
-      if (points->count == 0)
+      if (points->count == 0 && rect == NULL)
         {
           g_autofree char *skipped = shepard_point_layer_describe_skipped (points);
           g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_POINTS,
@@ -556,6 +568,45 @@ shepard_point_layer_read_fields (const char *source, const char *layer, const ch
       g_ptr_array_add (fields, g_steal_pointer (&reader->points));
     }
   return g_steal_pointer (&fields);
+}
+
+gboolean
+shepard_point_layer_get_extent (const char *source, const char *layer, const char *const *open_options,
+                                double extent[4], gint64 *feature_count, GError **error)
+{
+  g_return_val_if_fail (source != NULL && extent != NULL, FALSE);
+
+  g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
+  shepard_gdal_error_trap_push (&trap);
+  g_auto (ShepardCslList) options = NULL;
+  if (!build_open_options (source, open_options, &options, error))
+    return FALSE;
+  g_autofree char *reason = NULL;
+  g_auto (GDALDatasetH) dataset = shepard_vector_source_open (source, (const char *const *) options, &trap, &reason);
+  if (dataset == NULL)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_OPEN, "cannot open \"%s\" as a vector source: %s",
+                   source, reason);
+      return FALSE;
+    }
+  OGRLayerH layer_handle = find_layer (dataset, source, layer, error);
+  if (layer_handle == NULL || !check_layer_geometry_type (layer_handle, error))
+    return FALSE;
+  OGREnvelope envelope;
+  if (OGR_L_GetExtent (layer_handle, &envelope, TRUE) != OGRERR_NONE)
+    {
+      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_POINTS,
+                   "layer \"%s\" of \"%s\" has no extent: it needs Point features", OGR_L_GetName (layer_handle),
+                   source);
+      return FALSE;
+    }
+  extent[0] = envelope.MinX;
+  extent[1] = envelope.MinY;
+  extent[2] = envelope.MaxX;
+  extent[3] = envelope.MaxY;
+  if (feature_count != NULL)
+    *feature_count = OGR_L_GetFeatureCount (layer_handle, TRUE);
+  return TRUE;
 }
 
 ShepardPointLayer *

@@ -42,6 +42,20 @@ GPtrArray *shepard_point_layer_read_fields (const char *source, const char *laye
                                             const char *const *open_options, GDALProgressFunc progress,
                                             void *progress_data, GError **error);
 
+/* As shepard_point_layer_read_fields, for the points inside rect {x_min, y_min, x_max, y_max} only (OGR's spatial
+ * filter, edges inside; the driver's spatial index where it has one), in the order the whole layer gives them; NULL
+ * reads every point. A field without a usable point in rect gets no points (count 0) rather than an error. */
+GPtrArray *shepard_point_layer_read_fields_in_rect (const char *source, const char *layer,
+                                                    const char *const *value_fields, const char *const *open_options,
+                                                    const double rect[4], GDALProgressFunc progress,
+                                                    void *progress_data, GError **error);
+
+/* The layer's extent {x_min, y_min, x_max, y_max} and, when feature_count is not NULL, its number of features, as its
+ * driver knows them (from its header or index where it has one, else from a pass over the features), opened as
+ * shepard_point_layer_read opens it. */
+gboolean shepard_point_layer_get_extent (const char *source, const char *layer, const char *const *open_options,
+                                         double extent[4], gint64 *feature_count, GError **error);
+
 /* Whether two fields' points are the same points in the same order (equal coordinates, bit for bit), so that one
  * engine can interpolate both (shepard_engine_set_points_fields) and share its neighbour search. */
 gboolean shepard_point_layer_same_points (const ShepardPointLayer *a, const ShepardPointLayer *b);

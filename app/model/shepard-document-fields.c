@@ -17,9 +17,9 @@ _shepard_field_engines_clear (ShepardFieldEngines *engines)
   engines->n_fields = 0;
 }
 
-/* The layers of group (indices into layers) on a new engine like the document's. */
+/* The layers of group (indices into layers) on a new engine like the document's, on its GPUs. */
 static shepard_engine *
-engine_for (GPtrArray *layers, GArray *group, GError **error)
+engine_for (GPtrArray *layers, GArray *group, const shepard_gpu_set *gpus, GError **error)
 {
   shepard_error engine_error = { 0 };
   const ShepardPointLayer *first = layers->pdata[g_array_index (group, guint, 0)];
@@ -27,7 +27,8 @@ engine_for (GPtrArray *layers, GArray *group, GError **error)
 
   for (guint i = 0; i < group->len; i++)
     z[i] = ((const ShepardPointLayer *) layers->pdata[g_array_index (group, guint, i)])->z;
-  shepard_engine *engine = shepard_engine_new (SHEPARD_BACKEND_AUTO, SHEPARD_PRECISION_FLOAT32, 0, &engine_error);
+  shepard_engine *engine = shepard_engine_new_on_gpus (SHEPARD_BACKEND_AUTO, SHEPARD_PRECISION_FLOAT32, 0, gpus,
+                                                       &engine_error);
   if (engine == NULL
       || shepard_engine_set_points_fields (engine, first->x, first->y, z, group->len, first->count, &engine_error)
            != SHEPARD_OK)
@@ -88,7 +89,7 @@ _shepard_field_engines_init (ShepardDocument *self, const char *const *names, Sh
   for (guint g = 0; g < groups->len; g++)
     {
       GArray *group = groups->pdata[g];
-      shepard_engine *engine = engine_for (engines->layers, group, error);
+      shepard_engine *engine = engine_for (engines->layers, group, &self->gpus, error);
       if (engine == NULL)
         {
           _shepard_field_engines_clear (engines);

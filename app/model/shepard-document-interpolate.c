@@ -103,6 +103,13 @@ interpolate_work (ShepardDocument *self, gpointer data, GCancellable *cancellabl
   InterpolateRequest *request = data;
   gint64 start = g_get_monotonic_time ();
   size_t cells = request->grid.width * request->grid.height;
+
+  /* Asked for before the engine moved to another GPU (shepard-document-gpus.c): its grids are not this engine's. */
+  if (request->device_grids != NULL && request->device_grids != self->device_grids)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The engine moved to other GPUs: ask again");
+      return FALSE;
+    }
   /* The preview plans its grids as if the far field's tree were built (shepard_document_get_summation). After the
    * points change (a sandbox edit) it is not, and the engine would weigh the tree's build against one grid, which on
    * a GPU keeps the brute force every time: build it here, on the worker and once, so that the engine takes what the

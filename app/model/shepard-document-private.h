@@ -13,7 +13,8 @@ typedef struct _ShepardDocumentMask ShepardDocumentMask;
  * threads that run on it; shepard-document-interpolate.c: surfaces; shepard-document-export.c: rasters, with
  * shepard-document-fields.c for several fields; shepard-document-analysis.c: cross-validation, explanations and the
  * optimiser; shepard-document-sandbox.c: the classroom sandbox's editable points and study area;
- * shepard-document-mask.c: the mask); they share this. */
+ * shepard-document-mask.c: the mask; shepard-document-gpus.c: the engine made again on other GPUs); they share
+ * this. */
 struct _ShepardDocument
 {
   GObject parent_instance;
@@ -38,6 +39,7 @@ struct _ShepardDocument
   GCancellable *engine_holder; /* the holding job's cancellable; NULL when the holder cannot be cancelled */
   guint inline_waiters;        /* in-line interpolations waiting for a cancelled holder: they go before workers */
   shepard_engine *engine;
+  shepard_gpu_set gpus; /* those the engine was asked for (count 0: every visible GPU) */
   char *backend;
   char *engine_name; /* the backend without the reason it fell back to the CPU */
 
@@ -73,9 +75,18 @@ gboolean _shepard_field_engines_init (ShepardDocument *self, const char *const *
 void _shepard_field_engines_clear (ShepardFieldEngines *engines);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ShepardFieldEngines, _shepard_field_engines_clear)
 
-/* shepard-document-load.c: a new engine for self->points (which may be empty): backend names, the GPU grid pool, the
- * value range. */
+/* shepard-document-load.c: a new engine on self->gpus for self->points (which may be empty): backend names, the GPU
+ * grid pool, the value range. */
 gboolean _shepard_document_start_engine (ShepardDocument *self, GError **error);
+/* Its parts: a new engine on gpus (NULL: every visible GPU) holding self->points, with the far field's tree where
+ * previews take it (read self->points with the engine held or before anyone else may); and engine made the
+ * document's in place of the one before, with its names and the GPU grid pool, gpus recorded as asked (on the main
+ * thread, with the engine held). */
+shepard_engine *_shepard_document_new_engine (ShepardDocument *self, const shepard_gpu_set *gpus, GError **error);
+void _shepard_document_take_engine (ShepardDocument *self, shepard_engine *engine, const shepard_gpu_set *gpus);
+/* shepard-document-gpus.c: gpus as shepard-grid --gpus takes them (NULL: "all"), or SHEPARD_APP_ERROR_INVALID_PARAMETER
+ * with the engine's message. */
+gboolean _shepard_document_parse_gpus (const char *gpus, shepard_gpu_set *set, GError **error);
 /* The value range and the duplicates report of self->points, after they changed. */
 void _shepard_document_update_value_range (ShepardDocument *self);
 /* "Amersfoort / RD New (EPSG:28992)", "none" without a CRS; into definition: "EPSG:28992" when an authority's code

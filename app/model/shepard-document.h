@@ -27,6 +27,12 @@ G_DECLARE_FINAL_TYPE (ShepardDocument, shepard_document, SHEPARD, DOCUMENT, GObj
  * thread. */
 void shepard_document_load_async (const char *path, const char *field, GCancellable *cancellable,
                                   GAsyncReadyCallback callback, gpointer user_data);
+/* The same with the engine on the GPUs gpus names, as shepard-grid --gpus takes them ("all" or "0,1"; NULL: all):
+ * where they are not there the engine runs on the CPU and says why (shepard_document_get_engine_fallback_reason);
+ * text that names no GPUs fails with SHEPARD_APP_ERROR_INVALID_PARAMETER. Finished by shepard_document_load_finish. */
+void shepard_document_load_on_gpus_async (const char *path, const char *field, const char *gpus,
+                                          GCancellable *cancellable, GAsyncReadyCallback callback,
+                                          gpointer user_data);
 ShepardDocument *shepard_document_load_finish (GAsyncResult *result, GError **error);
 
 const ShepardPointLayer *shepard_document_get_points (ShepardDocument *self);
@@ -51,8 +57,21 @@ double shepard_document_get_value_min (ShepardDocument *self);
 gboolean shepard_document_get_duplicates (ShepardDocument *self, ShepardDuplicateReport *report);
 double shepard_document_get_value_max (ShepardDocument *self);
 
-/* The CUDA device the engine computes on, or -1 when it runs on the CPU. */
+/* The CUDA device the engine computes on (the first of its GPUs, which keeps the grids left on the GPU), or -1 when it
+ * runs on the CPU. */
 int shepard_document_get_cuda_device (ShepardDocument *self);
+
+/* The GPUs the engine was asked to run on, as shepard-grid --gpus takes them: "all" or "0,1". */
+char *shepard_document_get_gpus (ShepardDocument *self);
+/* Makes the engine again on the GPUs gpus names (as shepard_document_load_on_gpus_async takes them) with the points it
+ * holds, in a worker thread once the engine is free: surfaces, cross-validations and exports asked for meanwhile wait
+ * and then run on the new engine; the backend names and the CUDA device follow it when it is done, on the main
+ * thread. A grid requested on the GPU before the change that would run on another device (or on the CPU) is
+ * cancelled: ask for it again. A cancel before the new engine is made keeps the old one (G_IO_ERROR_CANCELLED); the
+ * new engine falls back to the CPU, saying why, as at load. */
+void shepard_document_set_gpus_async (ShepardDocument *self, const char *gpus, GCancellable *cancellable,
+                                      GAsyncReadyCallback callback, gpointer user_data);
+gboolean shepard_document_set_gpus_finish (ShepardDocument *self, GAsyncResult *result, GError **error);
 /* How the engine would make the all-points sums of an interpolation of n_queries with params
  * (shepard_engine_summation): SHEPARD_SUMMATION_FAR_FIELD or _EXACT. The answer may change once the far field's tree
  * is built (an interpolation builds it where the layer's load did not). */

@@ -35,6 +35,7 @@ test_defaults (void)
   g_assert_false (options.float64);
   g_assert_false (options.has_nodata);
   g_assert_cmpint (options.backend, ==, SHEPARD_BACKEND_AUTO);
+  g_assert_null (options.gpus);
   g_assert_null (options.alpha_path);
   g_assert_false (options.quiet);
   g_assert_false (options.help);
@@ -104,6 +105,7 @@ test_help (void)
   g_assert_nonnull (strstr (shepard_grid_usage (), "[-outsize W H | -tr XRES YRES [-tap]]"));
   g_assert_nonnull (strstr (shepard_grid_usage (), "[:max_points=all|N][:min_points=0]"));
   g_assert_nonnull (strstr (shepard_grid_usage (), "aidw[:k=15][:alpha=1.5,2,2.5,3,3.5]"));
+  g_assert_nonnull (strstr (shepard_grid_usage (), "[--backend auto|cpu|cuda] [--gpus all|LIST]"));
 }
 
 typedef struct {
@@ -133,6 +135,9 @@ static const BadLine bad_lines[] = {
   { "shepard-grid -zfield z -ot Int16 in.csv out.tif", "Float32 or Float64, not \"Int16\"" },
   { "shepard-grid -zfield z -a_nodata none in.csv out.tif", "\"none\"" },
   { "shepard-grid -zfield z --backend gpu in.csv out.tif", "auto, cpu or cuda, not \"gpu\"" },
+  { "shepard-grid -zfield z --gpus 0 --backend cpu in.csv out.tif", "--gpus chooses CUDA devices; drop it or use "
+                                                                    "--backend auto|cuda" },
+  { "shepard-grid -zfield z --gpus 0,x in.csv out.tif", "--gpus all|LIST: \"0,x\" is not a choice of GPUs" },
   { "shepard-grid -zfield z -oo X_POSSIBLE_NAMES in.csv out.tif", "NAME=VALUE" },
   { "shepard-grid -zfield z -co =YES in.csv out.tif", "NAME=VALUE" },
   { "shepard-grid -zfield z -tap in.csv out.tif", "-tap aligns the extent to multiples of the cell size: give -tr" },
@@ -141,6 +146,31 @@ static const BadLine bad_lines[] = {
   { "shepard-grid -zfield a, in.csv out.tif", "separated by commas" },
   { "shepard-grid -zfield a,b,a in.csv out.tif", "-zfield names \"a\" twice" },
 };
+
+/* --gpus as given, with auto or cuda; "all" is a choice too. */
+static void
+test_gpus (void)
+{
+  const struct {
+    const char *command_line;
+    const char *gpus;
+    shepard_backend backend;
+  } lines[] = {
+    { "shepard-grid -zfield z --gpus 1,0 in.csv out.tif", "1,0", SHEPARD_BACKEND_AUTO },
+    { "shepard-grid -zfield z --backend cuda --gpus all in.csv out.tif", "all", SHEPARD_BACKEND_CUDA },
+    { "shepard-grid -zfield z --gpus 0 --gpus 2 --backend auto in.csv out.tif", "2", SHEPARD_BACKEND_AUTO },
+  };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (lines); i++)
+    {
+      g_auto (ShepardGridOptions) options = { 0 };
+      g_autoptr (GError) error = NULL;
+      g_assert_true (parse_line (lines[i].command_line, &options, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (options.gpus, ==, lines[i].gpus);
+      g_assert_cmpint (options.backend, ==, lines[i].backend);
+    }
+}
 
 /* -zfield a,b,c: the fields in order; -tap with -tr. */
 static void
@@ -190,6 +220,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/command-line/resolution-and-nan-nodata", test_resolution_and_nan_nodata);
   g_test_add_func ("/app/command-line/help", test_help);
   g_test_add_func ("/app/command-line/fields-and-tap", test_fields_and_tap);
+  g_test_add_func ("/app/command-line/gpus", test_gpus);
   for (size_t i = 0; i < G_N_ELEMENTS (bad_lines); i++)
     {
       g_autofree char *path = g_strdup_printf ("/app/command-line/bad/%zu", i);

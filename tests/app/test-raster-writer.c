@@ -175,7 +175,7 @@ test_geotiff_float32 (Fixture *fixture, gconstpointer data)
   ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
   request.format.has_nodata = TRUE;
   request.format.nodata = -9999.0;
-  request.band_bytes = 5 * WIDTH * sizeof (double); /* 5 bands of 5 rows and one of 3 */
+  request.band_bytes = 5 * WIDTH * sizeof (double); /* bands of 8 rows, the fewest: 8, 8 and 7 */
   g_autoptr (GError) error = NULL;
 
   g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
@@ -637,8 +637,8 @@ test_cancel_keeps_existing_target (Fixture *fixture, gconstpointer data)
   shepard_params_init_aidw (&params);
   ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
   request.alpha_path = alpha_path;
-  request.band_bytes = 2 * WIDTH * 2 * sizeof (double);
-  Canceller canceller = { .stop_at = 0.4 };
+  request.band_bytes = 2 * WIDTH * 2 * sizeof (double); /* bands of 8 rows: 8 / 23 done after the first */
+  Canceller canceller = { .stop_at = 0.3 };
   g_autoptr (GError) error = NULL;
 
   g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, cancel_past, &canceller, &error));
@@ -952,7 +952,7 @@ test_planes_as_bands_and_files (Fixture *fixture, gconstpointer data)
   request.r_obs_path = r_obs_path;
   request.format.has_nodata = TRUE;
   request.format.nodata = -9999.0;
-  request.band_bytes = 4 * WIDTH * 4 * sizeof (double); /* row bands of 4 rows */
+  request.band_bytes = 4 * WIDTH * 4 * sizeof (double); /* bands of 8 rows, the fewest */
   g_autoptr (GError) error = NULL;
 
   g_assert_true (shepard_grid_export (engine, &params, &fixture->grid, &request, NULL, NULL, &error));
@@ -1171,13 +1171,13 @@ test_planes_cancel (Fixture *fixture, gconstpointer data)
   request.alpha_path = alpha_path;
   request.r_path = r_path;
   request.r_obs_path = r_obs_path;
-  request.band_bytes = 2 * WIDTH * 4 * sizeof (double);
-  Canceller canceller = { .stop_at = 0.4 };
+  request.band_bytes = 2 * WIDTH * 4 * sizeof (double); /* bands of 8 rows: 8 / 23 done after the first */
+  Canceller canceller = { .stop_at = 0.3 };
   g_autoptr (GError) error = NULL;
 
   g_assert_false (shepard_grid_export (engine, &params, &fixture->grid, &request, cancel_past, &canceller, &error));
   g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED);
-  g_assert_cmpfloat (canceller.furthest, >=, 0.4);
+  g_assert_cmpfloat (canceller.furthest, >=, 0.3);
   g_assert_cmpfloat (canceller.furthest, <, 0.6);
   assert_existing_target_untouched (fixture, value_path, "aidw.tif alpha.tif r.tif");
   assert_existing_target_untouched (fixture, alpha_path, "aidw.tif alpha.tif r.tif");

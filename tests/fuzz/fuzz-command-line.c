@@ -50,6 +50,18 @@ check_value_fields (const ShepardGridOptions *options)
                       options->value_field, joined);
 }
 
+/* --gpus: NULL, or a choice the engine parses, never with --backend cpu. */
+static void
+check_gpus (const char *gpus, shepard_backend backend)
+{
+  shepard_gpu_set set;
+
+  if (gpus == NULL)
+    return;
+  SHEPARD_FUZZ_CHECK (shepard_gpu_set_parse (gpus, &set, NULL) == SHEPARD_OK, "--gpus \"%s\" accepted", gpus);
+  SHEPARD_FUZZ_CHECK (backend != SHEPARD_BACKEND_CPU, "--gpus accepted with --backend cpu");
+}
+
 static void
 check_grid_options (const ShepardGridOptions *options)
 {
@@ -81,6 +93,7 @@ check_grid_options (const ShepardGridOptions *options)
                         || (isfinite (options->mask_distance) && options->mask_distance > 0.0),
                       "--mask-distance %g accepted", options->mask_distance);
   SHEPARD_FUZZ_CHECK (options->cutline_layer == NULL || options->cutline != NULL, "-cl accepted without -cutline");
+  check_gpus (options->gpus, options->backend);
   check_value_fields (options);
 }
 
@@ -94,6 +107,7 @@ check_cv_options (const ShepardCvOptions *options)
   SHEPARD_FUZZ_CHECK (options->source != NULL && options->value_field != NULL, "accepted without SRC or -zfield");
   SHEPARD_FUZZ_CHECK (options->folds == SHEPARD_FOLDS_LEAVE_ONE_OUT || options->folds >= 2, "%zu folds accepted",
                       options->folds);
+  check_gpus (options->gpus, options->backend);
 }
 
 int

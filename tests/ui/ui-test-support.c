@@ -317,7 +317,13 @@ read_zinc_status (const char *text, double *x, double *y, double *value, double 
 void
 press_key (GtkWidget *widget, guint keyval)
 {
-  g_autoptr (GtkShortcutTrigger) wanted = gtk_keyval_trigger_new (keyval, 0);
+  press_keys (widget, keyval, 0);
+}
+
+void
+press_keys (GtkWidget *widget, guint keyval, GdkModifierType modifiers)
+{
+  g_autoptr (GtkShortcutTrigger) wanted = gtk_keyval_trigger_new (keyval, modifiers);
   g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
 
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
@@ -336,7 +342,8 @@ press_key (GtkWidget *widget, guint keyval)
             }
         }
     }
-  g_error ("no shortcut of %s binds %s", G_OBJECT_TYPE_NAME (widget), gdk_keyval_name (keyval));
+  g_error ("no shortcut of %s binds %s (modifiers 0x%x)", G_OBJECT_TYPE_NAME (widget), gdk_keyval_name (keyval),
+           modifiers);
 }
 
 GSettings *

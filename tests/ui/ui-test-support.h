@@ -71,6 +71,8 @@ void read_zinc_status (const char *text, double *x, double *y, double *value, do
 /* Activates what widget's shortcuts (its class's key bindings) bind to keyval without modifiers, as a key press that
  * reaches widget does: GTK 4.8 cannot make key events. Fails the test when nothing binds it. */
 void press_key (GtkWidget *widget, guint keyval);
+/* The same with modifiers (GDK_CONTROL_MASK...). */
+void press_keys (GtkWidget *widget, guint keyval, GdkModifierType modifiers);
 
 /* The app's settings (the tests' memory backend). */
 GSettings *new_settings (void);

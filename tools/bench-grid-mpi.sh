@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Benchmark of shepard-grid-mpi: local AIDW (aidw:max_points=16) of a synthetic point layer (a FlatGeobuf with its
+# spatial index, made once in the cache directory) over a square raster, with 1, 2 and 4 ranks on this machine:
+# wall time and the peak memory of each rank. Per-rank memory should fall as ranks grow: each reads only its tiles'
+# points and a halo around them.
+# Usage: tools/bench-grid-mpi.sh [POINTS [CELLS [RANKS...]]]   (defaults: 10000000 16384 1 2 4)
+# Environment: BUILD (default build), CACHE (default ${XDG_CACHE_HOME:-~/.cache}/shepard-bench), METHOD, TILE.
+set -euo pipefail
+points=${1:-10000000}
+cells=${2:-16384}
+shift $(($# > 2 ? 2 : $#))
+ranks=("${@:-1 2 4}")
+# shellcheck disable=SC2206
+ranks=(${ranks[*]})
+root=$(cd "$(dirname "$0")/.." && pwd)
+tool=${BUILD:-$root/build}/app/shepard-grid-mpi
+method=${METHOD:-aidw:max_points=16}
+tile=${TILE:-2048}
+cache=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/shepard-bench}
+layer=$cache/points-$points.fgb
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+[[ -x $tool ]] || { echo "bench-grid-mpi: $tool is not built (OpenMPI missing? see tools/install-deps.sh)" >&2; exit 1; }
+mkdir -p "$cache"
+if [[ ! -f $layer ]]; then
+  echo "Making $layer: $points points over 100 km x 100 km, values from a smooth surface ..."
+  awk -v n="$points" 'BEGIN { srand(16); print "x,y,value";
+    for (i = 0; i < n; i++) { x = rand() * 100000; y = rand() * 100000;
+      printf "%.3f,%.3f,%.4f\n", x, y, 100 + 50 * sin(x / 7000) * cos(y / 9000) + 10 * rand() } }' >"$layer.csv"
+  ogr2ogr -f FlatGeobuf -lco SPATIAL_INDEX=YES -a_srs EPSG:28992 -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y \
+    -oo AUTODETECT_TYPE=YES "$layer" "$layer.csv"
+  rm -f "$layer.csv"
+fi
+
+output=$(mktemp -d)
+trap 'rm -rf "$output"' EXIT
+echo "shepard-grid-mpi: $points points ($layer), $method over ${cells}x$cells cells, tiles of $tile, CPU backend"
+echo "$(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+printf '%6s %10s  %s\n' ranks 'wall (s)' 'peak memory per rank (MB)'
+for n in "${ranks[@]}"; do
+  rm -rf "${output:?}"/*
+  start=$(date +%s.%N)
+  log=$(mpirun --oversubscribe -np "$n" "$tool" --backend cpu --tile-size "$tile" -zfield value -a "$method" \
+    -outsize "$cells" "$cells" "$layer" "$output/out.vrt" 2>&1) || { echo "$log" >&2; exit 1; }
+  end=$(date +%s.%N)
+  memory=$(grep -o 'Peak memory per rank (MB):.*' <<<"$log" | cut -d: -f2)
+  printf '%6s %10.1f %s\n' "$n" "$(echo "$end - $start" | bc)" "$memory"
+done
