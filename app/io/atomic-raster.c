@@ -9,6 +9,7 @@
 #include "gdal-error-trap.h"
 #include "shepard-app-error.h"
 #include "staging-directory.h"
+#include "watched-progress.h"
 
 #define SCRATCH_SUFFIX ".scratch.tif"
 
@@ -203,23 +204,6 @@ close_dataset (GDALDatasetH dataset, const char *target_path, ShepardGdalErrorTr
   return TRUE;
 }
 
-/* Drivers do not all raise CPLE_UserInterrupt when the progress callback stops them: watch it. */
-typedef struct {
-  GDALProgressFunc progress;
-  void *progress_data;
-  gboolean refused;
-} WatchedProgress;
-
-static int CPL_STDCALL
-report_watched_progress (double fraction, const char *message, void *data)
-{
-  WatchedProgress *watched = data;
-
-  if (!watched->progress (fraction, message, watched->progress_data))
-    watched->refused = TRUE;
-  return !watched->refused;
-}
-
 static gboolean
 copy_scratch_into_format (ShepardAtomicRaster *raster, GDALProgressFunc progress, void *progress_data,
                           ShepardGdalErrorTrap *trap, GError **error)
@@ -231,10 +215,10 @@ copy_scratch_into_format (ShepardAtomicRaster *raster, GDALProgressFunc progress
                       raster->target_path);
       return FALSE;
     }
-  WatchedProgress watched = { .progress = progress, .progress_data = progress_data };
+  ShepardWatchedProgress watched = { .progress = progress, .progress_data = progress_data };
   shepard_gdal_error_trap_clear (trap);
   GDALDatasetH copy = GDALCreateCopy (raster->driver, raster->work_path, scratch, TRUE, raster->creation_options,
-                                      report_watched_progress, &watched);
+                                      shepard_watched_progress, &watched);
   if (copy == NULL)
     {
       if (watched.refused)

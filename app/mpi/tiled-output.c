@@ -8,6 +8,7 @@
 #include "gdal-autocleanups.h"
 #include "gdal-error-trap.h"
 #include "shepard-app-error.h"
+#include "watched-progress.h"
 
 #define TILES_SUFFIX ".tiles"
 #define MOSAIC_NAME "mosaic.vrt"
@@ -205,23 +206,6 @@ place_vrt (ShepardTiledOutput *output, const char *staged_vrt, GError **error)
   return TRUE;
 }
 
-/* Drivers do not all raise CPLE_UserInterrupt when the progress callback stops them: watch it. */
-typedef struct {
-  GDALProgressFunc progress;
-  void *progress_data;
-  gboolean refused;
-} WatchedProgress;
-
-static int CPL_STDCALL
-report_watched_progress (double fraction, const char *message, void *data)
-{
-  WatchedProgress *watched = data;
-
-  if (!watched->progress (fraction, message, watched->progress_data))
-    watched->refused = TRUE;
-  return !watched->refused;
-}
-
 static gboolean
 copy_into_format (GDALDatasetH mosaic, const char *path, const ShepardRasterFormat *format,
                   GDALProgressFunc progress, void *progress_data, ShepardGdalErrorTrap *trap, GError **error)
@@ -230,9 +214,9 @@ copy_into_format (GDALDatasetH mosaic, const char *path, const ShepardRasterForm
   if (driver == NULL)
     return FALSE;
   g_auto (GStrv) creation_options = shepard_raster_format_creation_options (format);
-  WatchedProgress watched = { progress != NULL ? progress : GDALDummyProgress, progress_data, FALSE };
+  ShepardWatchedProgress watched = { progress != NULL ? progress : GDALDummyProgress, progress_data, FALSE };
   shepard_gdal_error_trap_clear (trap);
-  GDALDatasetH copy = GDALCreateCopy (driver, path, mosaic, FALSE, creation_options, report_watched_progress,
+  GDALDatasetH copy = GDALCreateCopy (driver, path, mosaic, FALSE, creation_options, shepard_watched_progress,
                                       &watched);
   if (copy != NULL)
     GDALClose (copy);
