@@ -137,7 +137,7 @@ shepard_cv_usage (void)
          "                       rexp=knn compares r_obs with its expectation over the k nearest rather than the\n"
          "                       distance to the nearest neighbour. Cross-validation weighs every pair exactly:\n"
          "                       summation=auto|exact change nothing, summation=farfield and tolerance are\n"
-         "                       refused\n"
+         "                       refused, and so is nodata (no raster is written)\n"
          "  --folds loo|N        leave-one-out (default) or N random folds (2 to the number of points)\n"
          "  --seed S             deals the points into the folds of --folds N (default: 0); the same seed gives the\n"
          "                       same folds on every machine\n"

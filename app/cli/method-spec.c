@@ -531,6 +531,10 @@ shepard_method_spec_parse_for_cross_validation (const char *spec, shepard_params
                           : far_field ? "option summation=farfield" : "option tolerance",
                      both ? "do" : "does", both ? "them" : "it");
     }
+  /* Cross-validation writes no raster: a nodata value would be taken for something it sets. */
+  if (parsed.nodata.is_set)
+    return refuse (error, "method option nodata sets the value of a raster's empty cells, and cross-validation "
+                   "writes no raster: drop it from the method");
   *params = parsed.params;
   return TRUE;
 }

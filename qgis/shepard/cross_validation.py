@@ -67,7 +67,7 @@ class CrossValidationAlgorithm(ShepardAlgorithm):
         self.addParameter(method)
         add_idw_parameters(self)
         add_aidw_parameters(self)
-        add_neighbourhood_parameters(self)
+        add_neighbourhood_parameters(self, nodata=False)
         folds = QgsProcessingParameterNumber(self.FOLDS, self.tr("Folds (0: leave-one-out)"),
                                              QgsProcessingParameterNumber.Integer, defaultValue=0, minValue=0)
         folds.setHelp(self.tr("0 for leave-one-out, else the number of random folds, from 2 to the number of "

@@ -162,9 +162,11 @@ def add_aidw_parameters(algorithm):
         "distance to the k nearest, which r_obs averages, so that R is about 1 on evenly spread points."))
 
 
-def add_neighbourhood_parameters(algorithm):
+def add_neighbourhood_parameters(algorithm, nodata=True):
+    """nodata=False leaves out the Nodata value: cross-validation writes no raster (shepard-cv refuses nodata=)."""
     for option in NEIGHBOURHOOD_OPTIONS:
-        algorithm.addParameter(_number_parameter(option))
+        if nodata or option.key != "nodata":
+            algorithm.addParameter(_number_parameter(option))
 
 
 def add_summation_parameters(algorithm):

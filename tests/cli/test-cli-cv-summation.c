@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shepard-cv and the method string's summation and tolerance (issue 15): cross-validation weighs every pair exactly,
  * so summation=auto|exact are taken and change nothing (the errors equal a float64 leave-one-out computed here),
- * while summation=farfield and tolerance=T, which would promise a far field, are refused before anything is read. */
+ * while summation=farfield and tolerance=T, which would promise a far field, are refused before anything is read, and
+ * so is nodata=V, which sets nothing without a raster. */
 #include "cli-harness.h"
 #include "cli-points.h"
 
@@ -149,6 +150,10 @@ static const Refusal refusals[] = {
   /* Refused before anything is written. */
   { "residuals", "aidw:summation=farfield", NULL, TRUE,
     "shepard-cv: method option summation=farfield " DROP_IT },
+  /* Cross-validation writes no raster, so a nodata value has nothing to set. */
+  { "nodata", "aidw:max_points=8:nodata=-1", NULL, FALSE,
+    "shepard-cv: method option nodata sets the value of a raster's empty cells, and cross-validation writes no "
+    "raster: drop it from the method\n" },
   /* An invalid tolerance is named as such first. */
   { "tolerance-out-of-range", "idw:tolerance=1", NULL, FALSE,
     "shepard-cv: method option tolerance needs a number from 1e-11 to 0.1 (a share of each field's value range), "

@@ -213,6 +213,9 @@ def test_cross_validation_equals_shepard_cv():
     assert {"observed", "predicted", "residual", "alpha", "fold"} <= fields, fields
     folds = {feature.GetField("fold") for feature in layer}
     assert len(folds) == 5, folds
+    # Cross-validation writes no raster: it offers no Nodata value (shepard-cv refuses nodata=).
+    described = qgis_process("help", "shepard:crossvalidation", path=PATH_WITH_TOOLS).stdout
+    assert "NODATA" not in described and "RADIUS" in described, described
 
 
 def test_shepard_folder_setting():
