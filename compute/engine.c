@@ -347,7 +347,7 @@ shepard_engine_prepare_far_field (shepard_engine *engine, shepard_error *error)
                          "load a layer with at least one point.");
   if (!engine->far_field)
     {
-      shepard_status status = shepard_far_field_new (&engine->points, &engine->far_field, error);
+      shepard_status status = shepard_far_field_new (&engine->points, engine->threads, &engine->far_field, error);
       if (status != SHEPARD_OK)
         return status;
     }

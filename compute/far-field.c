@@ -4,6 +4,7 @@
 #include "cpu-weighting.h"
 #include "far-field-tree.h"
 #include "engine-private.h"
+#include "parallel.h"
 
 #include <complex.h>
 #include <math.h>
@@ -96,7 +97,12 @@ node_extent (const tree_point *points, size_t count, double *x_min, double *y_mi
  * at the median of the longer side. Returns the next free node index. Median splits halve the count, so the
  * recursion is at most log2(n) deep. */
 static size_t
-build_subtree (tree_point *points, size_t begin, size_t end, far_node *nodes, size_t index)
+build_subtree (tree_point *points, size_t begin, size_t end, far_node *nodes, size_t index);
+
+/* Node `index` over points [begin, end): its centre and radius; where it is no leaf, its points split at the median
+ * of the longer side (true then). */
+static bool
+set_node (tree_point *points, size_t begin, size_t end, far_node *nodes, size_t index)
 {
   far_node *node = &nodes[index];
   size_t count = end - begin;
@@ -115,12 +121,61 @@ build_subtree (tree_point *points, size_t begin, size_t end, far_node *nodes, si
   node->end = end;
   node->second_child = 0;
   if (count <= FAR_FIELD_LEAF_POINTS)
-    return index + 1;
-  size_t middle = begin + count / 2;
+    return false;
   select_rank (points + begin, count, count / 2, y_max - y_min > x_max - x_min);
+  return true;
+}
+
+/* How many nodes build_subtree makes over count points: the layout depends on the count alone. */
+static size_t
+subtree_nodes (size_t count)
+{
+  return count <= FAR_FIELD_LEAF_POINTS ? 1 : 1 + subtree_nodes (count / 2) + subtree_nodes (count - count / 2);
+}
+
+static size_t
+build_subtree (tree_point *points, size_t begin, size_t end, far_node *nodes, size_t index)
+{
+  if (!set_node (points, begin, end, nodes, index))
+    return index + 1;
+  size_t middle = begin + (end - begin) / 2;
   size_t second = build_subtree (points, begin, middle, nodes, index + 1);
   nodes[index].second_child = second;
   return build_subtree (points, middle, end, nodes, second);
+}
+
+/* The most levels built before the workers take the subtrees below. */
+#define FAR_FIELD_TOP_LEVELS_MAX 8
+
+/* A subtree left to a worker: its points and its root's index. */
+typedef struct {
+  size_t begin, end, index;
+} subtree_task;
+
+/* The top `depth` levels of build_subtree's tree, here; below them, the subtrees are listed in tasks (at most 2^depth)
+ * with the indices build_subtree would give them. Returns the next free node index, as build_subtree. */
+typedef struct {
+  subtree_task tasks[1 << FAR_FIELD_TOP_LEVELS_MAX];
+  size_t n_tasks;
+  size_t top[1 << FAR_FIELD_TOP_LEVELS_MAX]; /* the top levels' nodes, parents before children */
+  size_t n_top;
+} tree_top;
+
+static size_t
+build_top (tree_point *points, size_t begin, size_t end, far_node *nodes, size_t index, int depth, tree_top *top)
+{
+  if (depth == 0)
+    {
+      top->tasks[top->n_tasks++] = (subtree_task) { begin, end, index };
+      return index + subtree_nodes (end - begin);
+    }
+  top->top[top->n_top++] = index;
+  if (!set_node (points, begin, end, nodes, index))
+    return index + 1;
+  size_t middle = begin + (end - begin) / 2;
+  size_t second = build_top (points, begin, middle, nodes, index + 1, depth - 1, top);
+  nodes[index].second_child = second;
+  return build_top (points, middle, end, nodes, second, depth - 1, top);
 }
 
 /* Where moment (j, l), j <= l, is stored. */
@@ -251,37 +306,87 @@ shift_child_moments (shepard_far_field *far_field, size_t parent, size_t child,
     }
 }
 
-/* Every node's moments: leaves from their points, then each parent from its children (children follow their parent,
- * so going backwards meets them first). */
 static void
-all_moments (shepard_far_field *far_field)
+binomials (double binomial[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1])
 {
-  double binomial[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1];
   for (int j = 0; j <= FAR_FIELD_ORDER_MAX; j++)
     {
       binomial[j][0] = binomial[j][j] = 1.0;
       for (int a = 1; a < j; a++)
         binomial[j][a] = binomial[j - 1][a - 1] + binomial[j - 1][a];
     }
+}
+
+/* Node i's spread and moments: a leaf's from its points, a parent's from its children's (made before). */
+static void
+node_moments (shepard_far_field *far_field, size_t i, const double binomial[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1])
+{
+  const far_node *node = &far_field->nodes[i];
   size_t n_slots = far_field->n_slots;
-  for (size_t i = far_field->n_nodes; i-- > 0;)
+  node_spread (far_field, i);
+  if (node->second_child == 0)
     {
-      const far_node *node = &far_field->nodes[i];
-      node_spread (far_field, i);
-      if (node->second_child == 0)
-        {
-          leaf_moments (far_field, i);
-          continue;
-        }
-      memset (far_field->moments + i * n_slots * 2 * FAR_FIELD_TERMS_MAX, 0, n_slots * 2 * FAR_FIELD_TERMS_MAX * sizeof (double));
-      shift_child_moments (far_field, i, i + 1, binomial);
-      shift_child_moments (far_field, i, node->second_child, binomial);
+      leaf_moments (far_field, i);
+      return;
     }
+  memset (far_field->moments + i * n_slots * 2 * FAR_FIELD_TERMS_MAX, 0,
+          n_slots * 2 * FAR_FIELD_TERMS_MAX * sizeof (double));
+  shift_child_moments (far_field, i, i + 1, binomial);
+  shift_child_moments (far_field, i, node->second_child, binomial);
+}
+
+/* The moments of nodes [first, end), a whole subtree: children follow their parent, so going backwards meets them
+ * first. */
+static void
+moments_of_nodes (shepard_far_field *far_field, size_t first, size_t end)
+{
+  double binomial[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1];
+  binomials (binomial);
+  for (size_t i = end; i-- > first;)
+    node_moments (far_field, i, binomial);
+}
+
+/* The workers' part of a build: the subtrees below the top levels, then (moments) their moments. */
+typedef struct {
+  shepard_far_field *far_field;
+  tree_point *points;
+  const subtree_task *tasks;
+  bool moments;
+} build_job;
+
+static bool
+build_subtrees (void *context, size_t begin, size_t end, int worker, shepard_error *error)
+{
+  (void) worker;
+  (void) error;
+  build_job *job = context;
+  for (size_t t = begin; t < end; t++)
+    {
+      const subtree_task *task = &job->tasks[t];
+      if (job->moments)
+        moments_of_nodes (job->far_field, task->index, task->index + subtree_nodes (task->end - task->begin));
+      else
+        build_subtree (job->points, task->begin, task->end, job->far_field->nodes, task->index);
+    }
+  return true;
+}
+
+/* Levels built before the workers take the subtrees below: 2^levels subtrees, a few per thread. */
+static int
+top_levels (int threads)
+{
+  int levels = 0;
+  while (levels < FAR_FIELD_TOP_LEVELS_MAX && (1 << levels) < 4 * threads)
+    levels++;
+  return threads > 1 ? levels : 0;
 }
 
 shepard_status
-shepard_far_field_new (const shepard_point_set *points, shepard_far_field **far_field, shepard_error *error)
+shepard_far_field_new (const shepard_point_set *points, int threads, shepard_far_field **far_field,
+                       shepard_error *error)
 {
+  if (threads <= 0)
+    threads = shepard_cpu_count ();
   *far_field = NULL;
   size_t n = points->n, n_fields = points->n_fields;
   if (n == 0)
@@ -317,7 +422,26 @@ shepard_far_field_new (const shepard_point_set *points, shepard_far_field **far_
 
   for (size_t i = 0; i < n; i++)
     tree_points[i] = (tree_point) { points->x[i], points->y[i], i };
-  built->n_nodes = build_subtree (tree_points, 0, n, built->nodes, 0);
+  /* The same tree as build_subtree alone makes, to the bit: the top levels here, each subtree below on a worker. */
+  tree_top *top = malloc (sizeof *top);
+  if (!top)
+    {
+      free (tree_points);
+      shepard_far_field_free (built);
+      return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the far-field tree.");
+    }
+  top->n_tasks = top->n_top = 0;
+  built->n_nodes = build_top (tree_points, 0, n, built->nodes, 0, top_levels (threads), top);
+  build_job job = { built, tree_points, top->tasks, false };
+  shepard_status status = shepard_parallel_for (threads, top->n_tasks, 1, build_subtrees, &job, NULL, NULL, NULL,
+                                                error);
+  if (status != SHEPARD_OK)
+    {
+      free (top);
+      free (tree_points);
+      shepard_far_field_free (built);
+      return status;
+    }
   for (size_t f = 0; f < n_fields; f++)
     {
       const double *z = points->z + f * points->n_padded;
@@ -334,7 +458,22 @@ shepard_far_field_new (const shepard_point_set *points, shepard_far_field **far_
       built->y[i] = tree_points[i].y;
     }
   free (tree_points);
-  all_moments (built);
+  job.moments = true;
+  status = shepard_parallel_for (threads, top->n_tasks, 1, build_subtrees, &job, NULL, NULL, NULL, error);
+  if (status == SHEPARD_OK)
+    {
+      /* The top levels' moments from their children's: children before parents. */
+      double binomial[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1];
+      binomials (binomial);
+      for (size_t t = top->n_top; t-- > 0;)
+        node_moments (built, top->top[t], binomial);
+    }
+  free (top);
+  if (status != SHEPARD_OK)
+    {
+      shepard_far_field_free (built);
+      return status;
+    }
   *far_field = built;
   return SHEPARD_OK;
 }

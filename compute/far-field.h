@@ -38,8 +38,9 @@ enum { SHEPARD_FAR_FIELD_TILE_MAX = 64 };
 
 typedef struct shepard_far_field shepard_far_field;
 
-/* The tree and the moments of every field of points (borrowed only during the call): O(n log n) work. */
-shepard_status shepard_far_field_new (const shepard_point_set *points, shepard_far_field **far_field,
+/* The tree and the moments of every field of points (borrowed only during the call): O(n log n) work, on `threads`
+ * threads (0: every core; the tree is the same, to the bit, on any number). */
+shepard_status shepard_far_field_new (const shepard_point_set *points, int threads, shepard_far_field **far_field,
                                       shepard_error *error);
 void shepard_far_field_free (shepard_far_field *far_field);
 

@@ -6,6 +6,7 @@
 #include <float.h>
 #include <glib.h>
 #include <math.h>
+#include <string.h>
 
 #include "far-field.h"
 #include "far-field-power.h"
@@ -98,7 +99,7 @@ fixture_init (fixture *fx, const point_set *points, size_t n_fields)
                    ==, SHEPARD_OK);
   g_free (mirrored);
   g_free (constant);
-  g_assert_cmpint (shepard_far_field_new (&fx->set, &fx->far_field, &error), ==, SHEPARD_OK);
+  g_assert_cmpint (shepard_far_field_new (&fx->set, 2, &fx->far_field, &error), ==, SHEPARD_OK);
   for (size_t f = 0; f < n_fields; f++)
     {
       const double *z = fx->set.z + f * fx->set.n_padded;
@@ -552,6 +553,53 @@ test_million (void)
   point_set_free (points);
 }
 
+/* The tree is built by several threads (the top levels here, the subtrees below on workers): it must be the tree one
+ * thread builds, to the bit, whatever the number of threads. */
+static void
+test_threads_build_the_same_tree (void)
+{
+  point_set *points = point_set_new (POINT_LAYOUT_DUPLICATES, 50003, 1717);
+  const double *fields[1] = { points->z };
+  shepard_point_set set;
+  shepard_error error = { 0 };
+  g_assert_cmpint (shepard_point_set_init (&set, points->x, points->y, fields, 1, points->count, &error), ==,
+                   SHEPARD_OK);
+  enum { QUERIES = 64, TILES = 16 };
+  double reference_w[TILES][QUERIES], reference_wz[TILES][QUERIES];
+  const int thread_counts[] = { 1, 2, 3, 7, 64 };
+  for (size_t c = 0; c < G_N_ELEMENTS (thread_counts); c++)
+    {
+      shepard_far_field *far_field = NULL;
+      g_assert_cmpint (shepard_far_field_new (&set, thread_counts[c], &far_field, &error), ==, SHEPARD_OK);
+      for (int t = 0; t < TILES; t++)
+        {
+          double x[QUERIES], y[QUERIES], nearest_d2[QUERIES], exponent[QUERIES], sum_w[QUERIES], sum_wz[QUERIES];
+          for (int q = 0; q < QUERIES; q++)
+            {
+              x[q] = -0.45 + 0.06 * t + 0.004 * (q % 8);
+              y[q] = -0.3 + 0.04 * t + 0.004 * (q / 8);
+              nearest_d2[q] = 1e-6;
+              exponent[q] = -1.0 - 0.05 * q;
+            }
+          shepard_far_field_tile tile = { QUERIES, x, y, nearest_d2, exponent };
+          shepard_far_field_sums (far_field, &tile, 1e-6, 1, sum_w, sum_wz, NULL);
+          if (c == 0)
+            {
+              memcpy (reference_w[t], sum_w, sizeof sum_w);
+              memcpy (reference_wz[t], sum_wz, sizeof sum_wz);
+            }
+          else
+            {
+              g_assert_cmpmem (sum_w, sizeof sum_w, reference_w[t], sizeof sum_w);
+              g_assert_cmpmem (sum_wz, sizeof sum_wz, reference_wz[t], sizeof sum_wz);
+            }
+        }
+      shepard_far_field_free (far_field);
+    }
+  shepard_point_set_clear (&set);
+  point_set_free (points);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -592,5 +640,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compute/far-field/work-follows-tolerance", test_work_follows_tolerance);
   g_test_add_func ("/compute/far-field/million", test_million);
   g_test_add_func ("/compute/far-field/subtiles", test_subtiles);
+  g_test_add_func ("/compute/far-field/threads-build-the-same-tree", test_threads_build_the_same_tree);
   return g_test_run ();
 }
