@@ -278,7 +278,7 @@ shepard_engine_cpu_backend (const shepard_engine *engine)
 
 /* The expected costs that choose the summation (SHEPARD_SUMMATION_AUTO), in nanoseconds of one thread, measured with
  * shepard-bench-far-field and shepard-bench-cpu (100K points, AIDW): a pair of the brute force, a query of the far
- * field per doubling of the points (at tolerance 1e-6), a point of the tree's build (one thread). */
+ * field per doubling of the points (at tolerance 1e-6), a point of the tree's build (thread time). */
 #define BRUTE_FLOAT32_NS_PER_PAIR 1.4
 #define BRUTE_FLOAT64_NS_PER_PAIR 4.0
 #define FAR_FIELD_NS_PER_QUERY_DOUBLING 250.0
@@ -312,18 +312,19 @@ summation_for (const shepard_engine *engine, const shepard_params *params, size_
   double n = (double) engine->points.n, queries = (double) n_queries;
   /* Looser tolerances accept nearer nodes: about a fifth less work per decade. */
   double work = fmax (0.3, 1.0 + 0.2 * log10 (SHEPARD_FAR_FIELD_TOLERANCE / params->tolerance)) * log2 (fmax (n, 2.0));
-  /* The tree is built on one CPU thread (the rest wait for it), once. */
+  /* The tree is built once, on the engine's CPU threads: about one thread's time in all, spread over them. */
   double build_ns = tree_built ? 0.0 : n * FAR_FIELD_BUILD_NS_PER_POINT;
 #if SHEPARD_HAVE_CUDA
   if (shepard_engine_runs_on_gpu (engine, params))
-    return build_ns + queries * GPU_FAR_FIELD_NS_PER_QUERY_DOUBLING * work < queries * n * GPU_BRUTE_NS_PER_PAIR
+    return build_ns / (double) engine->threads + queries * GPU_FAR_FIELD_NS_PER_QUERY_DOUBLING * work
+                   < queries * n * GPU_BRUTE_NS_PER_PAIR
                ? SHEPARD_SUMMATION_FAR_FIELD
                : SHEPARD_SUMMATION_EXACT;
 #endif
   double pair_ns = engine->precision == SHEPARD_PRECISION_FLOAT32 ? BRUTE_FLOAT32_NS_PER_PAIR
                                                                   : BRUTE_FLOAT64_NS_PER_PAIR;
   /* in nanoseconds of one thread */
-  double far_ns = queries * FAR_FIELD_NS_PER_QUERY_DOUBLING * work + build_ns * (double) engine->threads;
+  double far_ns = queries * FAR_FIELD_NS_PER_QUERY_DOUBLING * work + build_ns;
   return far_ns < queries * n * pair_ns ? SHEPARD_SUMMATION_FAR_FIELD : SHEPARD_SUMMATION_EXACT;
 }
 
