@@ -45,17 +45,11 @@ far_field_log (double x)
   /* the integer below 2^11 as a double: in the mantissa of 2^52 */
   double e = far_field_double_of (biased | 0x4330000000000000u) - 0x1p52 - 1023.0;
   double f = (m - 1.0) / (m + 1.0), f2 = f * f;
-  double series = 1.0 / 23.0;
-  series = series * f2 + 1.0 / 21.0;
-  series = series * f2 + 1.0 / 19.0;
-  series = series * f2 + 1.0 / 17.0;
-  series = series * f2 + 1.0 / 15.0;
-  series = series * f2 + 1.0 / 13.0;
-  series = series * f2 + 1.0 / 11.0;
-  series = series * f2 + 1.0 / 9.0;
-  series = series * f2 + 1.0 / 7.0;
-  series = series * f2 + 1.0 / 5.0;
-  series = series * f2 + 1.0 / 3.0;
+  /* Estrin's scheme: a few short chains rather than one long one, so that successive logs overlap in the pipeline */
+  double f4 = f2 * f2, f8 = f4 * f4;
+  double series = ((1.0 / 3.0 + f2 * (1.0 / 5.0)) + f4 * (1.0 / 7.0 + f2 * (1.0 / 9.0)))
+                  + f8 * ((1.0 / 11.0 + f2 * (1.0 / 13.0)) + f4 * (1.0 / 15.0 + f2 * (1.0 / 17.0)))
+                  + f8 * f8 * ((1.0 / 19.0 + f2 * (1.0 / 21.0)) + f4 * (1.0 / 23.0));
   double log_m = 2.0 * f + 2.0 * f * f2 * series;
   return e * 0x1.62e42fefa3800p-1 + (e * 0x1.ef35793c76730p-45 + log_m); /* e ln 2 in two parts, then log m */
 }
@@ -71,20 +65,12 @@ far_field_exp (double y)
   double shifted = clamped * 0x1.71547652b82fep0 + 0x1.8p52;
   double n = shifted - 0x1.8p52;
   double r = (clamped - n * 0x1.62e42fefa3800p-1) - n * 0x1.ef35793c76730p-45;
-  double p = 1.0 / 6227020800.0; /* 1 / 13! ... */
-  p = p * r + 1.0 / 479001600.0;
-  p = p * r + 1.0 / 39916800.0;
-  p = p * r + 1.0 / 3628800.0;
-  p = p * r + 1.0 / 362880.0;
-  p = p * r + 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  p = p * r + 1.0;
-  p = p * r + 1.0;
+  /* sum_{k<=13} r^k / k! by Estrin's scheme, as in far_field_log */
+  double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  double p = ((1.0 + r) + r2 * (0.5 + r * (1.0 / 6.0))) + r4 * ((1.0 / 24.0 + r * (1.0 / 120.0))
+                                                                 + r2 * (1.0 / 720.0 + r * (1.0 / 5040.0)))
+             + r8 * (((1.0 / 40320.0 + r * (1.0 / 362880.0)) + r2 * (1.0 / 3628800.0 + r * (1.0 / 39916800.0)))
+                     + r4 * (1.0 / 479001600.0 + r * (1.0 / 6227020800.0)));
   /* 2^n: n sits in the low bits of shifted's mantissa */
   double scale = far_field_double_of ((far_field_bits_of (shifted) + 1023u) << 52);
   return far_field_double_of (far_field_bits_of (p * scale) & ~below);
