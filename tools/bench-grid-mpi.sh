@@ -7,13 +7,15 @@
 # Usage: tools/bench-grid-mpi.sh [POINTS [CELLS [RANKS...]]]   (defaults: 10000000 16384 1 2 4)
 # Environment: BUILD (default build), CACHE (default ${XDG_CACHE_HOME:-~/.cache}/shepard-bench), METHOD, TILE.
 set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 points=${1:-10000000}
 cells=${2:-16384}
 shift $(($# > 2 ? 2 : $#))
 ranks=("${@:-1 2 4}")
 # shellcheck disable=SC2206
 ranks=(${ranks[*]})
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$PWD
 tool=${BUILD:-$root/build}/app/shepard-grid-mpi
 method=${METHOD:-aidw:max_points=16}
 tile=${TILE:-2048}
@@ -25,9 +27,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$cache"
 if [[ ! -f $layer ]]; then
   echo "Making $layer: $points points over 100 km x 100 km, values from a smooth surface ..."
-  awk -v n="$points" 'BEGIN { srand(16); print "x,y,value";
-    for (i = 0; i < n; i++) { x = rand() * 100000; y = rand() * 100000;
-      printf "%.3f,%.3f,%.4f\n", x, y, 100 + 50 * sin(x / 7000) * cos(y / 9000) + 10 * rand() } }' >"$layer.csv"
+  synthetic_points_csv "$points" >"$layer.csv"
   ogr2ogr -f FlatGeobuf -lco SPATIAL_INDEX=YES -a_srs EPSG:28992 -oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y \
     -oo AUTODETECT_TYPE=YES "$layer" "$layer.csv"
   rm -f "$layer.csv"

@@ -19,7 +19,6 @@ carry_dir=$build_dir/carry
 stage_dir=$build_dir/programs
 debs_dir=.gpu-window-debs
 stage_debs=${SHEPARD_STAGE_WINDOW_DEBS:-../shared/gpu/stage-window-debs.sh}
-transfer_limit=$((64 * 1024 * 1024))
 # What one call may carry besides the working tree and, in the last call, the programs.
 part_limit=$((54 * 1024 * 1024))
 
@@ -52,21 +51,7 @@ if ! compgen -G "$debs_dir/part1/*.deb" >/dev/null; then
   fi
   rm -rf "$debs_dir" "$debs_dir.staged"
   "$stage_debs" "$build_dir/tests/ui/test-window-gpu" "$debs_dir.staged"
-  mkdir -p "$debs_dir/part1"
-  part=1
-  # Largest first, each into the first part with room: few parts, so few calls.
-  while IFS= read -r deb; do
-    size=$(stat -c %s "$deb")
-    for ((candidate = 1; ; candidate++)); do
-      mkdir -p "$debs_dir/part$candidate"
-      used=$(du -sb "$debs_dir/part$candidate" | cut -f1)
-      if ((used + size <= part_limit)); then
-        mv "$deb" "$debs_dir/part$candidate/"
-        part=$((candidate > part ? candidate : part))
-        break
-      fi
-    done
-  done < <(find "$debs_dir.staged" -name '*.deb' -printf '%s %p\n' | sort -rn | cut -d' ' -f2-)
+  pack_parts "$debs_dir.staged" "$debs_dir" "$part_limit"
   rm -rf "$debs_dir.staged"
 else
   echo "gpu-window-build: the packages are already in $debs_dir/ (delete it to fetch them again)."
@@ -80,21 +65,4 @@ if ! compgen -G "$debs_dir/part*/librsvg2-common_*.deb" >/dev/null; then
   (cd "$last" && apt-get download librsvg2-2 librsvg2-common >/dev/null)
 fi
 
-tree_bytes=$(git ls-files -z --cached --others --exclude-standard | xargs -0 stat -c %s 2>/dev/null |
-  awk '{ total += $1 } END { print total + 0 }')
-carry_bytes=$(du -sb "$carry_dir" | cut -f1)
-mib() { awk -v bytes="$1" 'BEGIN { printf "%.1f MiB", bytes / 1048576 }'; }
-du -sh $parts "$carry_dir"
-last_bytes=$(du -sb "$last" | cut -f1)
-if ((tree_bytes + carry_bytes + last_bytes > transfer_limit)); then
-  echo "gpu-window-build: the last call would carry $(mib $((tree_bytes + carry_bytes + last_bytes))), more than" \
-    "$(mib "$transfer_limit"): lower part_limit." >&2
-  exit 1
-fi
-echo "gpu-window-build: make these device calls back to back, timeout_s 600:"
-for p in $parts; do
-  if [[ "$p" != "$last" ]]; then
-    echo "  command 'tools/gpu-window-check.sh unpack $p', carry [\"$p\"]"
-  fi
-done
-echo "  command 'tools/gpu-window-check.sh run $last', carry [\"$last\", \"$carry_dir\"]"
+print_part_calls gpu-window-build tools/gpu-window-check.sh "$debs_dir" "$carry_dir"
