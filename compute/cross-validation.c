@@ -313,8 +313,8 @@ shepard_engine_cross_validate (shepard_engine *engine, const shepard_params *par
     {
 #if SHEPARD_HAVE_CUDA
       if (on_gpu)
-        status = shepard_cuda_cross_validate (engine->cuda, &engine->points, params, &holdout, &gpu_prediction,
-                                              outputs->alpha, progress, progress_data, error);
+        status = shepard_gpu_group_cross_validate (engine, params, &holdout, &gpu_prediction, outputs->alpha,
+                                                   progress, progress_data, error);
       else
 #endif
         {

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CUDA backend of the engine, behind a C API (the .cu files implement it; nothing C++ crosses this header).
  *
- * Two stages, as Mei, Xu & Xu (2016): (1) exact kNN over an even grid built on the device (points sorted by cell with
- * a counting pass, cell starts by a scan), which also yields AIDW's alpha, the nearest distance and coincident points;
- * fused with it, the weighting over the N nearest; (2) the weighting over all points, naive or shared-memory tiled,
- * with the points in SoA or AoaS (float4) layout. A search radius, quadrant rules or min_points_per_quadrant take a
- * selection kernel after (1) instead (shepard-engine.h's "The weighting neighbourhood"). Values are the point set's
- * scaled local values, one plane per field: the fields share (1), and (2) runs once per field. The points stay on the
- * device between calls; work runs on the backend's stream in bands of queries so that progress and cancel are
- * answered within about 100 ms. The far field (far-field.h) can stand in for (2): the CPU's tree, copied to the device,
- * summed by tiles of queries in float64 (cuda/cuda-far-field.cu). */
+ * Two stages, as Mei, Xu & Xu (2016): (1) exact kNN over an even grid built on the device (cell starts by a counting
+ * pass and a scan, the points sorted by cell with a stable radix sort), which also yields AIDW's alpha, the nearest
+ * distance and coincident points; fused with it, the weighting over the N nearest; (2) the weighting over all points,
+ * naive or shared-memory tiled, with the points in SoA or AoaS (float4) layout. A search radius, quadrant rules or
+ * min_points_per_quadrant take a selection kernel after (1) instead (shepard-engine.h's "The weighting
+ * neighbourhood"). Values are the point set's scaled local values, one plane per field: the fields share (1), and (2)
+ * runs once per field. The points stay on the device between calls; work runs on the backend's stream in bands of
+ * queries so that progress and cancel are answered within about 100 ms. The far field (far-field.h) can stand in for
+ * (2): the CPU's tree, copied to the device, summed by tiles of queries in float64 (cuda/cuda-far-field.cu). */
 #ifndef SHEPARD_CUDA_BACKEND_H
 #define SHEPARD_CUDA_BACKEND_H
 
@@ -89,19 +89,19 @@ shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const sh
                                          const shepard_query_set *queries, const shepard_outputs *outputs,
                                          shepard_progress_fn progress, void *progress_data, shepard_error *error);
 
-/* Queries per slice of an interpolation of `queries` with params (summation resolved): whole raster rows, a multiple
- * of the far field's tiles. It depends on the queries, the points, the summation and whether several GPUs share the
- * slices (shared: smaller slices, which they take in turn), not on which GPUs or how many; each query's value depends
- * on its slice only, so that several GPUs sharing the slices give what one backend running them all gives. */
+/* Queries per slice of an interpolation of `queries` with params (summation resolved) when `gpus` GPUs share the
+ * slices, taking them in turn: whole raster rows, a multiple of the far field's tiles and of the brute force's
+ * patches. No query's value depends on the slices, so any number of GPUs gives what one gives, bit for bit. */
 size_t shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_params *params,
-                                   const shepard_query_set *queries, bool shared);
-/* Slice number `slice` (of shepard_cuda_slice_queries' size for shared) of the queries into outputs (indexed by
- * query, as shepard_cuda_interpolate fills them), with no progress: a shared slice is about 100 ms of the device's
- * work. Backends on different devices may run slices of one interpolation at once, each from its own thread. */
+                                   const shepard_query_set *queries, size_t gpus);
+/* Slice number `slice` (of shepard_cuda_slice_queries' size for gpus) of the queries into outputs (indexed by
+ * query, as shepard_cuda_interpolate fills them), with no progress: a slice of several GPUs' is at most about 500 ms
+ * of the device's work. Backends on different devices may run slices of one interpolation at once, each from its own
+ * thread. */
 void shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend);
 shepard_status shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
                                                const shepard_params *params, double r_exp,
-                                               const shepard_query_set *queries, bool shared, size_t slice,
+                                               const shepard_query_set *queries, size_t gpus, size_t slice,
                                                const shepard_outputs *outputs, shepard_error *error);
 
 /* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold (field 0). The
@@ -113,6 +113,28 @@ shepard_status shepard_cuda_cross_validate (shepard_cuda_backend *backend, const
                                             const shepard_params *params, const shepard_holdout *holdout,
                                             const float **prediction, double *alpha, shepard_progress_fn progress,
                                             void *progress_data, shepard_error *error);
+
+/* The same in parts, for several GPUs sharing one cross-validation. The queries are the points in the order of the
+ * device's even grid (sorted by cell, and within a cell by index: the same order on every GPU), and a part predicts
+ * the points in sorted slots [first_slot, end_slot): first_slot a multiple of shepard_cuda_cv_slice_slots, end_slot
+ * the next one or n. A point's prediction and alpha depend neither on the part nor on the GPU, so that any split
+ * gives what shepard_cuda_cross_validate gives, bit for bit.
+ *
+ * shepard_cuda_cv_prepare readies a backend before its first part: memory, the folds on the device, and in
+ * *prediction (may be NULL) its pinned array of n floats, where shepard_cuda_cross_validate would put them. Each part
+ * writes its points' entries of prediction and alpha (host arrays of n, by point index, as above: the parts of
+ * several backends may write into one array at once, each from its own thread) and adds its device time to its
+ * backend's timings. progress (may be NULL) is asked between the launches of the all-points stage, on the thread that
+ * runs the part, with the part's fraction done; answering false cancels. */
+size_t shepard_cuda_cv_slice_slots (const shepard_point_set *points);
+shepard_status shepard_cuda_cv_prepare (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                        const shepard_params *params, const shepard_holdout *holdout,
+                                        float **prediction, shepard_error *error);
+shepard_status shepard_cuda_cross_validate_slots (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                                  const shepard_params *params, const shepard_holdout *holdout,
+                                                  size_t first_slot, size_t end_slot, float *prediction,
+                                                  double *alpha, shepard_progress_fn progress, void *progress_data,
+                                                  shepard_error *error);
 
 shepard_status shepard_cuda_nearest (shepard_cuda_backend *backend, const shepard_point_set *points,
                                      const double *query_x, const double *query_y, size_t n_queries, size_t k,

@@ -75,6 +75,13 @@ shepard_status shepard_gpu_group_interpolate (shepard_engine *engine, const shep
                                               const shepard_query_set *queries, const shepard_outputs *outputs,
                                               shepard_progress_fn progress, void *progress_data,
                                               shepard_error *error);
+/* A cross-validation, as shepard_cuda_cross_validate (*prediction in the first GPU's pinned memory): one GPU runs it
+ * whole; several take slices of the sorted slots in turn, each GPU driven by its own thread, progress answered on the
+ * calling thread and a cancel seen by every GPU between two launches. */
+shepard_status shepard_gpu_group_cross_validate (shepard_engine *engine, const shepard_params *params,
+                                                 const shepard_holdout *holdout, const float **prediction,
+                                                 double *alpha, shepard_progress_fn progress, void *progress_data,
+                                                 shepard_error *error);
 #endif
 
 #if SHEPARD_HAVE_CUDA

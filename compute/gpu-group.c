@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The engine's GPUs: a CUDA backend on each, the points copied to all of them, and an interpolation's slices handed
- * out to them in turn (shepard-engine.h, "Several GPUs"). */
+/* The engine's GPUs: a CUDA backend on each, the points copied to all of them, and the slices of an interpolation or
+ * of a cross-validation handed out to them in turn (shepard-engine.h, "Several GPUs"). */
 #include "engine-internal.h"
 #include "parallel.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -120,7 +121,7 @@ interpolate_slices (void *context, size_t begin, size_t end, int worker, shepard
   slice_job *job = context;
   for (size_t slice = begin; slice < end; slice++)
     if (shepard_cuda_interpolate_slice (job->engine->gpus[worker], &job->engine->points, job->params, job->r_exp,
-                                        job->queries, job->engine->n_gpus > 1, slice, job->outputs, error)
+                                        job->queries, job->engine->n_gpus, slice, job->outputs, error)
         != SHEPARD_OK)
       return false;
   return true;
@@ -131,11 +132,100 @@ shepard_gpu_group_interpolate (shepard_engine *engine, const shepard_params *par
                                const shepard_query_set *queries, const shepard_outputs *outputs,
                                shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
-  size_t slice = shepard_cuda_slice_queries (&engine->points, params, queries, engine->n_gpus > 1);
+  size_t slice = shepard_cuda_slice_queries (&engine->points, params, queries, engine->n_gpus);
   size_t slices = slice > 0 ? (queries->count + slice - 1) / slice : 0;
   slice_job job = { engine, params, r_exp, queries, outputs };
   for (size_t i = 0; i < engine->n_gpus; i++)
     shepard_cuda_backend_clear_timings (engine->gpus[i]);
   return shepard_parallel_for ((int) engine->n_gpus, slices, 1, interpolate_slices, &job, progress, progress_data,
                                "Interpolating on the GPU", error);
+}
+
+/* A cross-validation's slices of sorted slots, handed out as an interpolation's: each GPU readies itself at its first
+ * slice, and writes its predictions into the first GPU's pinned array. Between the launches of a slice each worker
+ * asks whether the caller has cancelled, so that a cancel stops every GPU within a launch rather than a slice. */
+typedef struct {
+  shepard_engine *engine;
+  const shepard_params *params;
+  const shepard_holdout *holdout;
+  size_t slice_slots;
+  float *prediction;
+  double *alpha;
+  shepard_progress_fn progress;
+  void *progress_data;
+  atomic_bool cancelled;
+  bool ready[SHEPARD_MAX_GPUS]; /* each touched by its own worker only */
+} cv_job;
+
+/* The calling thread's progress: the caller's answer, which the workers see. */
+static bool
+report_cv_progress (double fraction, const char *message, void *data)
+{
+  cv_job *job = data;
+  bool go_on = job->progress (fraction, message, job->progress_data);
+  if (!go_on)
+    atomic_store (&job->cancelled, true);
+  return go_on;
+}
+
+/* A worker's question between launches: the caller's callback is never called from here. */
+static bool
+not_cancelled (double fraction, const char *message, void *data)
+{
+  (void) fraction;
+  (void) message;
+  cv_job *job = data;
+  return !atomic_load (&job->cancelled);
+}
+
+static bool
+cross_validate_slices (void *context, size_t begin, size_t end, int worker, shepard_error *error)
+{
+  cv_job *job = context;
+  shepard_engine *engine = job->engine;
+  shepard_cuda_backend *gpu = engine->gpus[worker];
+  if (!job->ready[worker])
+    {
+      if (shepard_cuda_cv_prepare (gpu, &engine->points, job->params, job->holdout, NULL, error) != SHEPARD_OK)
+        return false;
+      job->ready[worker] = true;
+    }
+  size_t n = engine->points.n;
+  for (size_t slice = begin; slice < end; slice++)
+    {
+      size_t first = slice * job->slice_slots, last = n - first < job->slice_slots ? n : first + job->slice_slots;
+      if (shepard_cuda_cross_validate_slots (gpu, &engine->points, job->params, job->holdout, first, last,
+                                             job->prediction, job->alpha, job->progress ? not_cancelled : NULL, job,
+                                             error)
+          != SHEPARD_OK)
+        return false;
+    }
+  return true;
+}
+
+shepard_status
+shepard_gpu_group_cross_validate (shepard_engine *engine, const shepard_params *params,
+                                  const shepard_holdout *holdout, const float **prediction, double *alpha,
+                                  shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  /* One GPU runs every slot in one go, with no slices' tails. */
+  if (engine->n_gpus == 1)
+    return shepard_cuda_cross_validate (engine->cuda, &engine->points, params, holdout, prediction, alpha, progress,
+                                        progress_data, error);
+  size_t slice = shepard_cuda_cv_slice_slots (&engine->points);
+  size_t slices = (engine->points.n + slice - 1) / slice;
+  cv_job job = { .engine = engine, .params = params, .holdout = holdout, .slice_slots = slice, .alpha = alpha,
+                 .progress = progress, .progress_data = progress_data };
+  atomic_init (&job.cancelled, false);
+  for (size_t i = 0; i < engine->n_gpus; i++)
+    shepard_cuda_backend_clear_timings (engine->gpus[i]);
+  shepard_status status = shepard_cuda_cv_prepare (engine->cuda, &engine->points, params, holdout, &job.prediction,
+                                                   error);
+  job.ready[0] = status == SHEPARD_OK;
+  if (status == SHEPARD_OK)
+    status = shepard_parallel_for ((int) engine->n_gpus, slices, 1, cross_validate_slices, &job,
+                                   progress ? report_cv_progress : NULL, &job, "Cross-validating on the GPU", error);
+  if (status == SHEPARD_OK)
+    *prediction = job.prediction;
+  return status;
 }

@@ -315,7 +315,7 @@ if ! skip "benchmark" && ! no_device "benchmark"; then
   fi
 fi
 
-# --- (3b) several GPUs: an engine on every GPU beside one on the first, within float32 rounding (on a machine with one GPU,
+# --- (3b) several GPUs: an engine on every GPU beside one on the first, equal bit for bit (on a machine with one GPU,
 # two backends on it: the multi-GPU path, no faster)
 start=$SECONDS
 multi_program=$carry_dir/bench/shepard-bench-multi-gpu
@@ -339,7 +339,7 @@ elif ! no_device "multi-gpu-benchmark"; then
   if ((status == 124)); then
     record "multi-gpu-benchmark" FAIL $((SECONDS - start)) "cut off after $limit s"
   elif ((status != 0)); then
-    record "multi-gpu-benchmark" FAIL $((SECONDS - start)) "exit $status (1: one GPU and all differ beyond float32 rounding)"
+    record "multi-gpu-benchmark" FAIL $((SECONDS - start)) "exit $status (1: one GPU and all differ)"
   else
     record "multi-gpu-benchmark" ok $((SECONDS - start)) "table above; $out/bench-multi-gpu.txt"
   fi

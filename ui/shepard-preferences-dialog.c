@@ -168,8 +168,8 @@ shepard_preferences_dialog_new (GtkWindow *parent, GSettings *settings, const ch
       gtk_widget_set_sensitive (self->gpus_group, FALSE);
     }
   else
-    gtk_label_set_text (self->gpus_note, "Interpolations and exports are shared among the GPUs chosen. "
-                                         "Cross-validation and the live preview run on the first of them.");
+    gtk_label_set_text (self->gpus_note, "Interpolations, exports and cross-validations are shared among the GPUs "
+                                         "chosen. The live preview runs on the first of them.");
   g_signal_connect_object (self->all_gpus_check, "toggled", G_CALLBACK (on_all_gpus_toggled), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (settings, "changed::" GPUS_KEY, G_CALLBACK (show_choice), self, G_CONNECT_SWAPPED);

@@ -20,22 +20,24 @@ using namespace shepard_cuda;
 namespace {
 
 // Work per launch of stage 2, in query x point pairs: well under 100 ms of device time, so progress and cancel stay
-// prompt. A launch weighs a chunk of the points for every query of the band, which keeps the device full.
+// prompt. A launch weighs a piece of every point group for every query of the band, which keeps the device full.
 constexpr double kTiledPairsPerLaunch = 1e11;
 constexpr double kNaivePairsPerLaunch = 1e10;
-constexpr size_t kChunkGranule = 256;
-// Slices (the bands of queries run in one go). One GPU takes the largest, which keep its kernels full. Several GPUs
-// take smaller ones in turn: about this many pairs of the brute force (~220 ms on an H200), or for light work (the
-// far field, local neighbourhoods) an eighth of the queries, between these bounds of queries. Measured on two H100s
-// (shepard-bench-multi-gpu): slices of fewer pairs or queries lose more to each slice's tail than they gain in balance.
-constexpr double kSlicePairs = 5e11;
-constexpr size_t kMinSliceQueries = (size_t) 1 << 16;
-constexpr size_t kLightSliceQueries = (size_t) 1 << 18;
-constexpr size_t kLightSlicesPerSet = 8;
+constexpr size_t kPieceGranule = 256;
+// Slices (the bands of queries run in one go). One GPU takes the largest, which keep its kernels full: the brute
+// force's point groups hold float64 sums per query (16 planes of 16 bytes), so its slices stay smaller. Several GPUs
+// take the same number of slices each, as few as keep a slice below about this many pairs of the brute force (~450
+// ms on an H100) or queries of light work (the far field, local neighbourhoods): each slice ends in a tail that
+// leaves part of its GPU idle, so fewer, fuller slices do better, as long as an uneven machine can still share them.
+constexpr double kSlicePairs = 1e12;
+constexpr size_t kLightSliceQueries = (size_t) 1 << 21;
 constexpr size_t kMaxSliceQueries = (size_t) 1 << 22;
-// A slice of a raster is whole rows, a multiple of the far field's tile rows, and of a list whole tiles, so that
-// every query's tile, hence its value, is the same however the slices are handed out.
+constexpr size_t kMaxBruteForceSliceQueries = (size_t) 1 << 20;
+// A slice of a raster is whole rows, a multiple of the far field's tile rows (the brute force's: of its patch rows),
+// and of a list whole tiles, so that every query's tile, hence its value, is the same however the slices are handed
+// out; the brute force gives the same values in any slices (PointGroups), and its patch rows only keep them full.
 constexpr size_t kSliceRowGranule = 8;
+constexpr size_t kBruteForceRowGranule = 64;
 constexpr size_t kSliceListGranule = 64;
 
 } // namespace
@@ -74,16 +76,15 @@ free_points (shepard_cuda_backend *backend)
   free_far_field (backend->far_field);
 }
 
+// Everything but the sums, which are sized on their own.
 static void
-free_band (Band &band)
+free_band_queries (Band &band)
 {
   release (band.value);
   release (band.exponent);
   release (band.offset);
   release (band.alpha);
   release (band.r_obs);
-  release (band.sum_w);
-  release (band.sum_wz);
   release (band.done);
   release (band.query_x);
   release (band.query_y);
@@ -97,6 +98,19 @@ free_band (Band &band)
     cudaFreeHost (band.host_query_x);
   if (band.host_query_y)
     cudaFreeHost (band.host_query_y);
+  Band sums_only;
+  sums_only.sum_w = band.sum_w;
+  sums_only.sum_wz = band.sum_wz;
+  sums_only.sum_capacity = band.sum_capacity;
+  band = sums_only;
+}
+
+static void
+free_band (Band &band)
+{
+  free_band_queries (band);
+  release (band.sum_w);
+  release (band.sum_wz);
   band = Band ();
 }
 
@@ -105,14 +119,12 @@ shepard_cuda::reserve_band (Band &band, size_t queries, size_t fields, shepard_e
 {
   if (queries <= band.capacity && queries * fields <= band.value_capacity)
     return SHEPARD_OK;
-  free_band (band);
+  free_band_queries (band);
   CHECK (cudaMalloc (&band.value, queries * fields * sizeof (float)), "reserving memory for a band of results");
   CHECK (cudaMalloc (&band.exponent, queries * sizeof (float)), "reserving memory for a band of results");
   CHECK (cudaMalloc (&band.offset, queries * sizeof (float)), "reserving memory for a band of results");
   CHECK (cudaMalloc (&band.alpha, queries * sizeof (float)), "reserving memory for a band of results");
   CHECK (cudaMalloc (&band.r_obs, queries * sizeof (float)), "reserving memory for a band of results");
-  CHECK (cudaMalloc (&band.sum_w, queries * sizeof (double)), "reserving memory for a band of results");
-  CHECK (cudaMalloc (&band.sum_wz, queries * sizeof (double)), "reserving memory for a band of results");
   CHECK (cudaMalloc (&band.done, queries), "reserving memory for a band of results");
   CHECK (cudaMalloc (&band.query_x, queries * sizeof (double)), "reserving memory for a band of queries");
   CHECK (cudaMalloc (&band.query_y, queries * sizeof (double)), "reserving memory for a band of queries");
@@ -123,6 +135,20 @@ shepard_cuda::reserve_band (Band &band, size_t queries, size_t fields, shepard_e
   CHECK (cudaMallocHost (&band.host_query_y, queries * sizeof (double)), "reserving pinned host memory");
   band.capacity = queries;
   band.value_capacity = queries * fields;
+  return SHEPARD_OK;
+}
+
+shepard_status
+shepard_cuda::reserve_band_sums (Band &band, size_t sums, shepard_error *error)
+{
+  if (sums <= band.sum_capacity)
+    return SHEPARD_OK;
+  release (band.sum_w);
+  release (band.sum_wz);
+  band.sum_capacity = 0;
+  CHECK (cudaMalloc (&band.sum_w, sums * sizeof (double)), "reserving memory for a band's sums");
+  CHECK (cudaMalloc (&band.sum_wz, sums * sizeof (double)), "reserving memory for a band's sums");
+  band.sum_capacity = sums;
   return SHEPARD_OK;
 }
 
@@ -154,6 +180,12 @@ backend_new (int device, shepard_cuda_backend **out, shepard_error *error)
     status = cudaSetDevice (backend->device);
   if (status == cudaSuccess)
     status = cudaStreamCreateWithFlags (&backend->stream, cudaStreamNonBlocking);
+  if (status == cudaSuccess)
+    status = cudaStreamCreateWithFlags (&backend->side_stream, cudaStreamNonBlocking);
+  if (status == cudaSuccess)
+    status = cudaEventCreateWithFlags (&backend->side_may_start, cudaEventDisableTiming);
+  if (status == cudaSuccess)
+    status = cudaEventCreateWithFlags (&backend->side_done, cudaEventDisableTiming);
   for (int i = 0; i < 5 && status == cudaSuccess; i++)
     status = cudaEventCreate (&backend->marks[i]);
   if (status != cudaSuccess)
@@ -326,32 +358,45 @@ shepard_cuda::neighbourhood_of (const shepard_params *params, double scale)
   return hood;
 }
 
-/* Queries per slice: it depends on the query set, the points, the summation and whether several GPUs share the
- * slices (shared), never on which GPUs run them or how many. */
+static size_t
+divide_up (size_t a, size_t b)
+{
+  return (a + b - 1) / b;
+}
+
+/* Queries per slice, for `gpus` GPUs sharing the slices. No value depends on it. */
 static size_t
 slice_queries (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
-               bool shared)
+               size_t gpus)
 {
-  size_t eighth = queries->count / kLightSlicesPerSet;
-  size_t target = !shared                         ? kMaxSliceQueries
-                  : eighth < kLightSliceQueries ? kLightSliceQueries
-                  : eighth > kMaxSliceQueries   ? kMaxSliceQueries
-                                                : eighth;
-  if (shared && shepard_params_weight_all_points (params) && params->summation != SHEPARD_SUMMATION_FAR_FIELD)
+  if (queries->count == 0)
+    return 0;
+  bool brute_force = shepard_params_weight_all_points (params) && params->summation != SHEPARD_SUMMATION_FAR_FIELD;
+  size_t largest = brute_force ? kMaxBruteForceSliceQueries : kMaxSliceQueries;
+  size_t wanted = largest;
+  if (gpus > 1)
     {
-      double fit = kSlicePairs / ((double) set->n * (double) set->n_fields);
-      target = fit < (double) kMinSliceQueries   ? kMinSliceQueries
-               : fit > (double) kMaxSliceQueries ? kMaxSliceQueries
-                                                 : (size_t) fit;
+      // As many slices per GPU as the work needs for slices of about the target's size, the same for every GPU.
+      double per_query = brute_force ? (double) set->n * (double) set->n_fields : 1.0;
+      double per_slice = brute_force ? kSlicePairs : (double) kLightSliceQueries;
+      size_t rounds = (size_t) ceil ((double) queries->count * per_query / ((double) gpus * per_slice));
+      wanted = divide_up (queries->count, gpus * (rounds > 0 ? rounds : 1));
     }
   size_t slice;
   if (queries->grid)
     {
-      size_t rows = target / queries->grid->width / kSliceRowGranule * kSliceRowGranule;
-      slice = (rows < kSliceRowGranule ? kSliceRowGranule : rows) * queries->grid->width;
+      size_t width = queries->grid->width, granule = brute_force ? kBruteForceRowGranule : kSliceRowGranule;
+      size_t rows = divide_up (divide_up (wanted, width), granule) * granule;
+      if (rows * width > largest && rows > granule)
+        rows = largest / width / granule * granule;
+      slice = (rows < granule ? granule : rows) * width;
     }
   else
-    slice = target / kSliceListGranule * kSliceListGranule;
+    {
+      slice = divide_up (wanted, kSliceListGranule) * kSliceListGranule;
+      if (slice > largest)
+        slice = largest / kSliceListGranule * kSliceListGranule;
+    }
   return slice < queries->count ? slice : queries->count;
 }
 
@@ -359,7 +404,7 @@ slice_queries (const shepard_point_set *set, const shepard_params *params, const
  * given values), or (target not null) into a device grid that keeps field 0's values and the alphas on the GPU. */
 static shepard_status
 interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
-             const shepard_query_set *queries, size_t begin, size_t end, bool shared, const shepard_outputs *outputs,
+             const shepard_query_set *queries, size_t begin, size_t end, size_t gpus, const shepard_outputs *outputs,
              shepard_device_grid *target, shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
   CHECK (cudaSetDevice (backend->device), "selecting the GPU");
@@ -411,13 +456,16 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
     return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The far field's tree is not on the GPU.");
   stage1.far_field = far_field;
 
-  // Bands: the slices; stage 2 then goes through the points in chunks.
+  // Bands: the slices; stage 2 then goes through the point groups in pieces.
   double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
                                                                                         : kTiledPairsPerLaunch;
-  size_t band_queries = slice_queries (set, params, queries, shared);
-  size_t chunk_points = (size_t) (pairs_per_launch / (double) band_queries);
-  chunk_points = (chunk_points / kChunkGranule + 1) * kChunkGranule;
+  size_t band_queries = slice_queries (set, params, queries, gpus);
+  PointGroups groups = point_groups (n, kInterpolationGroups);
+  size_t piece_points = (size_t) (pairs_per_launch / ((double) band_queries * (double) groups.count));
+  piece_points = (piece_points / kPieceGranule + 1) * kPieceGranule;
   shepard_status reserved = reserve_band (backend->band, band_queries, fields, error);
+  if (reserved == SHEPARD_OK && weigh_all && !far_field)
+    reserved = reserve_band_sums (backend->band, band_queries * (size_t) groups.count, error);
   if (reserved != SHEPARD_OK)
     return reserved;
   Band &band = backend->band;
@@ -433,7 +481,7 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
   bool want_alpha = target || outputs->alpha, want_r_obs = (target || outputs->r_obs) && aidw;
   Stage1Outputs out = { band.value, band_queries, band.done, band.exponent, band.offset,
                         want_alpha ? band.alpha : nullptr, want_r_obs ? band.r_obs : nullptr, band.sum_w,
-                        band.sum_wz };
+                        band.sum_wz, band_queries };
   double total_work = (double) (end - begin) * (weigh_all ? (double) n * (double) fields : 1.0);
   cudaStream_t stream = backend->stream;
   cudaEvent_t *marks = backend->marks;
@@ -484,26 +532,43 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
           Stage1Outputs field_out = out;
           field_out.value = out.value + f * out.value_stride;
           DevicePoints field_points = backend->points.field ((int) f);
-          CHECK (cudaMemsetAsync (band.sum_w, 0, count * sizeof (double), stream), "weighing the points on the GPU");
-          CHECK (cudaMemsetAsync (band.sum_wz, 0, count * sizeof (double), stream), "weighing the points on the GPU");
-          for (size_t begin = 0; begin < n; begin += chunk_points)
+          // The first half of the groups on the stream, the rest on the side stream once stage 1 is done.
+          int main_groups = (groups.count + 1) / 2;
+          cudaStream_t side = backend->side_stream;
+          CHECK (cudaEventRecord (backend->side_may_start, stream), "weighing the points on the GPU");
+          CHECK (cudaStreamWaitEvent (side, backend->side_may_start, 0), "weighing the points on the GPU");
+          for (size_t offset = 0; offset < groups.group_points; offset += piece_points)
             {
-              PointChunk chunk = { begin, begin + chunk_points < n ? begin + chunk_points : n };
-              CHECK (launch_stage2 (field_points, source, field_out, chunk, inverse_square, hood.smoothing2,
-                                    backend->variant.weighting, backend->variant.layout, clamp,
-                                    backend->multiprocessors, stream),
+              size_t piece_end = offset + piece_points;
+              PointPiece piece = { groups, offset, piece_end < groups.group_points ? piece_end : groups.group_points,
+                                   0, main_groups };
+              CHECK (launch_stage2 (field_points, source, field_out, piece, inverse_square, hood.smoothing2,
+                                    backend->variant.weighting, backend->variant.layout, clamp, stream),
                      "weighing the points on the GPU");
-              if (progress && (chunk.end < n || f + 1 < fields))
+              if (groups.count > main_groups)
                 {
+                  PointPiece rest = piece;
+                  rest.first_group = main_groups;
+                  rest.group_count = groups.count - main_groups;
+                  CHECK (launch_stage2 (field_points, source, field_out, rest, inverse_square, hood.smoothing2,
+                                        backend->variant.weighting, backend->variant.layout, clamp, side),
+                         "weighing the points on the GPU");
+                }
+              if (progress && (piece.end < groups.group_points || f + 1 < fields))
+                {
+                  CHECK (cudaStreamSynchronize (side), "weighing the points on the GPU");
                   CHECK (cudaStreamSynchronize (stream), "weighing the points on the GPU");
+                  double weighed = (double) n * (double) piece.end / (double) groups.group_points;
                   double done = ((double) (first - begin) * (double) fields + (double) f * (double) count)
                                     * (double) n
-                                + (double) count * (double) chunk.end;
+                                + (double) count * weighed;
                   if (!progress (done / total_work, "Interpolating on the GPU", progress_data))
                     return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
                 }
             }
-          CHECK (finish_stage2 (field_out, source.count, stream), "weighing the points on the GPU");
+          CHECK (cudaEventRecord (backend->side_done, side), "weighing the points on the GPU");
+          CHECK (cudaStreamWaitEvent (stream, backend->side_done, 0), "weighing the points on the GPU");
+          CHECK (finish_stage2 (field_out, groups.count, source.count, stream), "weighing the points on the GPU");
         }
       if (target)
         CHECK (launch_values_to_given (out.value, count, set->z_origin[0], set->z_scale[0], stream),
@@ -610,6 +675,12 @@ shepard_cuda_backend_free (shepard_cuda_backend *backend)
   for (cudaEvent_t mark : backend->marks)
     if (mark)
       cudaEventDestroy (mark);
+  if (backend->side_may_start)
+    cudaEventDestroy (backend->side_may_start);
+  if (backend->side_done)
+    cudaEventDestroy (backend->side_done);
+  if (backend->side_stream)
+    cudaStreamDestroy (backend->side_stream);
   if (backend->stream)
     cudaStreamDestroy (backend->stream);
   delete backend;
@@ -660,7 +731,7 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
   try
     {
       backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, false, outputs, nullptr,
+      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, 1, outputs, nullptr,
                           progress, progress_data, error);
     }
   catch (...)
@@ -671,9 +742,9 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
 
 extern "C" size_t
 shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_params *params,
-                            const shepard_query_set *queries, bool shared)
+                            const shepard_query_set *queries, size_t gpus)
 {
-  return slice_queries (points, params, queries, shared);
+  return slice_queries (points, params, queries, gpus);
 }
 
 extern "C" void
@@ -685,16 +756,16 @@ shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend)
 extern "C" shepard_status
 shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
                                 const shepard_params *params, double r_exp, const shepard_query_set *queries,
-                                bool shared, size_t slice, const shepard_outputs *outputs, shepard_error *error)
+                                size_t gpus, size_t slice, const shepard_outputs *outputs, shepard_error *error)
 {
   try
     {
-      size_t size = slice_queries (points, params, queries, shared), begin = slice * size;
+      size_t size = slice_queries (points, params, queries, gpus), begin = slice * size;
       if (size == 0 || begin >= queries->count)
         return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Slice %zu lies past the %zu queries.", slice,
                              queries->count);
       size_t end = queries->count - begin < size ? queries->count : begin + size;
-      return interpolate (backend, points, params, r_exp, queries, begin, end, shared, outputs, nullptr, nullptr,
+      return interpolate (backend, points, params, r_exp, queries, begin, end, gpus, outputs, nullptr, nullptr,
                           nullptr, error);
     }
   catch (...)
@@ -725,7 +796,7 @@ shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard
     {
       shepard_outputs none = {};
       backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, false, &none, target,
+      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, 1, &none, target,
                           progress, progress_data, error);
     }
   catch (...)

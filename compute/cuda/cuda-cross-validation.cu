@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Cross-validation on the device, in one pass over the points and the even grid that stay on the GPU: every data point
 // is a query, predicted from the points outside its fold (cpu-backend.c's semantics). The queries run in the grid's
-// sorted order, so that a warp searches neighbouring cells; results go to each point's index as given.
+// sorted order, so that a warp searches neighbouring cells; results go to each point's index as given. A call predicts
+// a range of the sorted slots, so that several GPUs can share one cross-validation (gpu-group.c).
 //
 // Stage 1 (cuda-grid.cu) searches the k nearest outside the fold and finishes the coincident queries and the N-nearest
 // weighting. Stage 2 here weighs all points for the rest: as the raster kernel, several queries per thread share each
-// point read from shared memory, the points are split over blocks (blockIdx.z) that add into float64 sums, and float
-// sums go into double every 64 points. The queries lie on no raster, so each pair subtracts hi and lo parts (exact for
-// nearby points, which weigh the most) instead of shifting tiles to a patch. Leave-one-out tests the held-out point
-// only in the few tiles that hold the block's own queries; k-fold compares the folds of every pair.
+// point read from shared memory, and float sums go into double every 64 points. The points are weighed in fixed
+// groups (blockIdx.z), each summed in point order into running sums of its own that the next launch continues, and the
+// groups are added in order at the end: no atomics, so a slot's prediction is the same bit for bit in any range, band
+// or launch, on any GPU. The queries lie on no raster, so each pair subtracts hi and lo parts (exact for nearby
+// points, which weigh the most) instead of shifting tiles to a patch. Leave-one-out tests the held-out point only in
+// the few tiles that hold the block's own queries; k-fold compares the folds of every pair.
 #include "cuda-fast-math.cuh"
 #include "cuda-internal.cuh"
 
 #include <math.h>
 #include <new>
 #include <stdint.h>
+#include <string.h>
 
 extern "C" {
 #include "../engine-private.h"
@@ -23,17 +27,24 @@ extern "C" {
 namespace shepard_cuda {
 
 struct CvBuffers {
-  size_t capacity = 0;
+  size_t capacity = 0;       // points
+  size_t sum_capacity = 0;   // doubles of sum_w and sum_wz: the groups' running sums of one band
+  size_t range_capacity = 0; // slots of the range buffers (none until a range short of all the points comes)
   float *value = nullptr, *exponent = nullptr, *offset = nullptr;
   double *alpha = nullptr, *sum_w = nullptr, *sum_wz = nullptr;
   unsigned char *done = nullptr;
   uint32_t *label = nullptr, *sorted_label = nullptr;
-  float *host_value = nullptr;  // pinned
+  float *host_value = nullptr;  // pinned: every point's prediction, by index
   double *host_alpha = nullptr; // pinned
+  // A range short of all the points comes back in slot order, with the points' indices.
+  float *range_value = nullptr, *range_host_value = nullptr; // device, pinned
+  double *range_alpha = nullptr, *range_host_alpha = nullptr;
+  unsigned *range_host_index = nullptr; // pinned
 };
 
 namespace {
 
+constexpr const char *kMessage = "Cross-validating on the GPU";
 constexpr int kThreads = 256;
 // 8 queries per thread share each point read from shared memory. With hi and lo parts per pair the issue slots come
 // close to the special-function units' bound: only one query in eight takes the polynomial 2^y.
@@ -42,10 +53,33 @@ constexpr unsigned kPolynomialMask = 0x80;
 constexpr int kTilePoints = kThreads;
 constexpr int kUnroll = 8;
 constexpr int kRun = 64; // points summed in float before going into a float64 sum
-constexpr int kMaxSplits = 32;
+// A block's query slots: ranges start at multiples of it, so that a slot sits at the same place in its block (and
+// takes the same polynomial-or-not 2^y, the same tiles unchecked) whatever the range.
+constexpr size_t kBlockSlots = (size_t) kQueriesPerThread * kThreads;
+// Point groups by n alone (point_groups). An interpolation takes at most kInterpolationGroups: its slices hold many
+// blocks of queries. Here the n queries make few blocks for a moderate n (100K points: 49), and 32 groups keep the
+// device full where fewer would leave a wave half empty.
+constexpr int kMaxGroups = 32;
+// Slots of a band at most, the queries one run of launches weighs: its groups' running sums take at most
+// 32 x 2^17 x 16 bytes = 64 MiB, and 64 blocks of queries times 32 groups fill a device's waves several times over.
+constexpr size_t kBandSlots = (size_t) 1 << 17;
 // Work per launch of stage 2 in query x point pairs: tens of milliseconds, so progress and cancel stay prompt.
 constexpr double kPairsPerLaunch = 1e11;
-constexpr size_t kChunkGranule = kTilePoints;
+// Several GPUs take slices of an eighth of the slots in turn, so that an uneven machine stays busy.
+constexpr size_t kSlicesPerSet = 8;
+
+size_t
+round_up (size_t value, size_t granule)
+{
+  return (value + granule - 1) / granule * granule;
+}
+
+// The running sums stage 2 needs for n points: every group's, for a band.
+size_t
+sum_doubles (size_t n)
+{
+  return (size_t) point_groups (n, kMaxGroups).count * (n < kBandSlots ? n : kBandSlots);
+}
 
 // Adds one tile of points to the float64 sums of the thread's Q queries. Checked: some point of the tile may be left
 // out (past the chunk, the query's own slot, its fold), which a select turns into weight 0, whatever the weight was
@@ -102,19 +136,31 @@ tile_sums (const float4 *tile, const float *tile_z, const uint32_t *tile_label, 
     }
 }
 
-// Thread t of block b takes the query slots b * Q * kThreads + q * kThreads + t; blockIdx.z picks its share of the
-// chunk of points, in the grid's sorted order as the queries.
+// Thread t of block b takes the query slots band.first + b * Q * kThreads + q * kThreads + t, and blockIdx.z the
+// points of its group that this launch's piece holds, in the grid's sorted order as the queries. The group's running
+// sums of slot s lie at blockIdx.z * (band.end - band.first) + s - band.first.
 template <int Q, bool InverseSquare, bool Folds, bool Clamp>
 __global__ void __launch_bounds__ (kThreads)
-all_points_kernel (DeviceGrid grid, size_t n, CvParams params, CvOutputs out, PointChunk chunk)
+all_points_kernel (DeviceGrid grid, CvParams params, CvOutputs out, SlotRange band, PointPiece piece)
 {
+  const size_t group_first = (size_t) blockIdx.z * piece.groups.group_points;
+  const size_t group_end = group_first + piece.groups.group_points < piece.groups.n
+                               ? group_first + piece.groups.group_points
+                               : piece.groups.n;
+  const size_t first_point = group_first + piece.begin;
+  const size_t end_point = group_first + piece.end < group_end ? group_first + piece.end : group_end;
+  // The group ends before the piece starts (the same for every thread of the block).
+  if (first_point >= end_point)
+    return;
+
   __shared__ float4 tile[kTilePoints];
   __shared__ float tile_z[kTilePoints];
   __shared__ uint32_t tile_label[Folds ? kTilePoints : 1];
   // The float64 sums live in shared memory, touched once per run of points: registers are what limits occupancy.
   __shared__ double total_w[Q][kThreads], total_wz[Q][kThreads];
 
-  const size_t first_query = (size_t) blockIdx.x * Q * kThreads;
+  const size_t stride = band.end - band.first;
+  const size_t first_query = band.first + (size_t) blockIdx.x * Q * kThreads;
   const size_t end_query = first_query + (size_t) Q * kThreads;
   float qx_hi[Q], qx_lo[Q], qy_hi[Q], qy_lo[Q], exponent[Q], offset[Q];
   uint32_t label[Q];
@@ -123,7 +169,7 @@ all_points_kernel (DeviceGrid grid, size_t n, CvParams params, CvOutputs out, Po
   for (int q = 0; q < Q; q++)
     {
       size_t slot = first_query + (size_t) q * kThreads + threadIdx.x;
-      open[q] = slot < n && !out.done[slot];
+      open[q] = slot < band.end && !out.done[slot];
       float4 own = open[q] ? grid.sorted[slot] : make_float4 (0.0f, 0.0f, 0.0f, 0.0f);
       qx_hi[q] = own.x;
       qy_hi[q] = own.y;
@@ -133,14 +179,18 @@ all_points_kernel (DeviceGrid grid, size_t n, CvParams params, CvOutputs out, Po
       exponent[q] = open[q] ? out.exponent[slot] : -1.0f;
       offset[q] = open[q] ? out.offset[slot] : 0.0f;
       label[q] = Folds && open[q] ? params.sorted_label[slot] : 0;
-      total_w[q][threadIdx.x] = 0.0;
-      total_wz[q][threadIdx.x] = 0.0;
+      // The group's first piece starts the sums, a later one continues them.
+      double w = 0.0, wz = 0.0;
+      if (open[q] && piece.begin > 0)
+        {
+          size_t at = (size_t) blockIdx.z * stride + (slot - band.first);
+          w = out.sum_w[at];
+          wz = out.sum_wz[at];
+        }
+      total_w[q][threadIdx.x] = w;
+      total_wz[q][threadIdx.x] = wz;
     }
 
-  size_t share = (chunk.end - chunk.begin + gridDim.z - 1) / gridDim.z;
-  share = (share + kTilePoints - 1) / kTilePoints * kTilePoints;
-  const size_t first_point = chunk.begin + blockIdx.z * share;
-  const size_t end_point = first_point + share < chunk.end ? first_point + share : chunk.end;
   for (size_t base = first_point; base < end_point; base += kTilePoints)
     {
       __syncthreads ();
@@ -177,57 +227,82 @@ all_points_kernel (DeviceGrid grid, size_t n, CvParams params, CvOutputs out, Po
   for (int q = 0; q < Q; q++)
     if (open[q])
       {
-        size_t slot = first_query + (size_t) q * kThreads + threadIdx.x;
-        atomicAdd (&out.sum_w[slot], total_w[q][threadIdx.x]);
-        atomicAdd (&out.sum_wz[slot], total_wz[q][threadIdx.x]);
+        size_t at = (size_t) blockIdx.z * stride + (first_query + (size_t) q * kThreads + threadIdx.x - band.first);
+        out.sum_w[at] = total_w[q][threadIdx.x];
+        out.sum_wz[at] = total_wz[q][threadIdx.x];
       }
 }
 
+// Adds the groups' sums of each open slot of the band in group order, and divides.
 __global__ void
-finish_kernel (DeviceGrid grid, size_t n, CvOutputs out)
+finish_kernel (DeviceGrid grid, CvOutputs out, SlotRange band, int groups)
 {
-  size_t slot = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
-  if (slot < n && !out.done[slot])
-    out.value[grid.sorted_index[slot]] = (float) (out.sum_wz[slot] / out.sum_w[slot]);
+  size_t slot = band.first + (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (slot >= band.end || out.done[slot])
+    return;
+  size_t stride = band.end - band.first, at = slot - band.first;
+  double sum_w = 0.0, sum_wz = 0.0;
+  for (int g = 0; g < groups; g++)
+    {
+      sum_w += out.sum_w[(size_t) g * stride + at];
+      sum_wz += out.sum_wz[(size_t) g * stride + at];
+    }
+  out.value[grid.sorted_index[slot]] = (float) (sum_wz / sum_w);
 }
 
-// As the raster kernel's launch: the points are split over as many blocks as fill whole waves of the device best.
+// The predictions (and alphas: alpha not null) of the range's points, in slot order.
+__global__ void
+gather_range (DeviceGrid grid, CvOutputs out, SlotRange range, float *value, double *alpha)
+{
+  size_t slot = range.first + (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (slot >= range.end)
+    return;
+  unsigned index = grid.sorted_index[slot];
+  value[slot - range.first] = out.value[index];
+  if (alpha)
+    alpha[slot - range.first] = out.alpha[index];
+}
+
 template <bool InverseSquare, bool Folds>
 cudaError_t
-launch_all_points_for (const DeviceGrid &grid, size_t n, const CvParams &params, const CvOutputs &out,
-                       const PointChunk &chunk, bool clamp, int multiprocessors, cudaStream_t stream)
+launch_all_points_for (const DeviceGrid &grid, const CvParams &params, const CvOutputs &out, SlotRange band,
+                       const PointPiece &piece, bool clamp, cudaStream_t stream)
 {
   constexpr int Q = kQueriesPerThread;
   // The reciprocal needs no clamp: one instance serves it.
   auto kernel = InverseSquare || !clamp ? all_points_kernel<Q, InverseSquare, Folds, false>
                                         : all_points_kernel<Q, InverseSquare, Folds, true>;
-  long long query_blocks = (long long) ((n + (size_t) Q * kThreads - 1) / ((size_t) Q * kThreads));
-  int splits = 1;
-  cudaError_t status = choose_point_splits ((const void *) kernel, kThreads, multiprocessors, query_blocks,
-                                            chunk.end - chunk.begin, kTilePoints, kMaxSplits, &splits);
-  if (status != cudaSuccess)
-    return status;
-  dim3 blocks ((unsigned) query_blocks, 1, (unsigned) splits);
-  kernel<<<blocks, kThreads, 0, stream>>> (grid, n, params, out, chunk);
+  dim3 blocks ((unsigned) ((band.end - band.first + kBlockSlots - 1) / kBlockSlots), 1, (unsigned) piece.groups.count);
+  kernel<<<blocks, kThreads, 0, stream>>> (grid, params, out, band, piece);
   return cudaGetLastError ();
 }
 
 cudaError_t
-launch_all_points (const DeviceGrid &grid, size_t n, const CvParams &params, const CvOutputs &out,
-                   const PointChunk &chunk, bool inverse_square, bool clamp, int multiprocessors, cudaStream_t stream)
+launch_all_points (const DeviceGrid &grid, const CvParams &params, const CvOutputs &out, SlotRange band,
+                   const PointPiece &piece, bool inverse_square, bool clamp, cudaStream_t stream)
 {
   bool folds = params.sorted_label != nullptr;
   if (inverse_square)
-    return folds ? launch_all_points_for<true, true> (grid, n, params, out, chunk, clamp, multiprocessors, stream)
-                 : launch_all_points_for<true, false> (grid, n, params, out, chunk, clamp, multiprocessors, stream);
-  return folds ? launch_all_points_for<false, true> (grid, n, params, out, chunk, clamp, multiprocessors, stream)
-               : launch_all_points_for<false, false> (grid, n, params, out, chunk, clamp, multiprocessors, stream);
+    return folds ? launch_all_points_for<true, true> (grid, params, out, band, piece, clamp, stream)
+                 : launch_all_points_for<true, false> (grid, params, out, band, piece, clamp, stream);
+  return folds ? launch_all_points_for<false, true> (grid, params, out, band, piece, clamp, stream)
+               : launch_all_points_for<false, false> (grid, params, out, band, piece, clamp, stream);
 }
 
 cudaError_t
-finish_all_points (const DeviceGrid &grid, size_t n, const CvOutputs &out, cudaStream_t stream)
+finish_all_points (const DeviceGrid &grid, const CvOutputs &out, SlotRange band, int groups, cudaStream_t stream)
 {
-  finish_kernel<<<(unsigned) ((n + kThreads - 1) / kThreads), kThreads, 0, stream>>> (grid, n, out);
+  finish_kernel<<<(unsigned) ((band.end - band.first + kThreads - 1) / kThreads), kThreads, 0, stream>>> (
+      grid, out, band, groups);
+  return cudaGetLastError ();
+}
+
+cudaError_t
+launch_gather_range (const DeviceGrid &grid, const CvOutputs &out, SlotRange range, float *value, double *alpha,
+                     cudaStream_t stream)
+{
+  gather_range<<<(unsigned) ((range.end - range.first + kThreads - 1) / kThreads), kThreads, 0, stream>>> (
+      grid, out, range, value, alpha);
   return cudaGetLastError ();
 }
 
@@ -247,10 +322,13 @@ free_cv_buffers (CvBuffers *&buffers)
   release (buffers->sum_wz);
   release (buffers->label);
   release (buffers->sorted_label);
-  if (buffers->host_value)
-    cudaFreeHost (buffers->host_value);
-  if (buffers->host_alpha)
-    cudaFreeHost (buffers->host_alpha);
+  release (buffers->range_value);
+  release (buffers->range_alpha);
+  void *pinned[] = { buffers->host_value, buffers->host_alpha, buffers->range_host_value, buffers->range_host_alpha,
+                     buffers->range_host_index };
+  for (void *host : pinned)
+    if (host)
+      cudaFreeHost (host);
   delete buffers;
   buffers = nullptr;
 }
@@ -259,52 +337,94 @@ free_cv_buffers (CvBuffers *&buffers)
 
 using namespace shepard_cuda;
 
+// Memory for a cross-validation of n points, and `sums` doubles of each of stage 2's running sums.
 static shepard_status
-reserve_cv_buffers (shepard_cuda_backend *backend, size_t n, shepard_error *error)
+reserve_cv_buffers (shepard_cuda_backend *backend, size_t n, size_t sums, shepard_error *error)
 {
-  if (backend->cv && n <= backend->cv->capacity)
-    return SHEPARD_OK;
-  free_cv_buffers (backend->cv);
-  backend->cv = new (std::nothrow) CvBuffers ();
-  if (!backend->cv)
-    return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to cross-validate on the GPU.");
-  CvBuffers &b = *backend->cv;
   const char *what = "reserving GPU memory for cross-validation";
-  CHECK (cudaMalloc (&b.value, n * sizeof (float)), what);
-  CHECK (cudaMalloc (&b.alpha, n * sizeof (double)), what);
-  CHECK (cudaMalloc (&b.exponent, n * sizeof (float)), what);
-  CHECK (cudaMalloc (&b.offset, n * sizeof (float)), what);
-  CHECK (cudaMalloc (&b.done, n), what);
-  CHECK (cudaMalloc (&b.sum_w, n * sizeof (double)), what);
-  CHECK (cudaMalloc (&b.sum_wz, n * sizeof (double)), what);
-  CHECK (cudaMalloc (&b.label, n * sizeof (uint32_t)), what);
-  CHECK (cudaMalloc (&b.sorted_label, n * sizeof (uint32_t)), what);
-  CHECK (cudaMallocHost (&b.host_value, n * sizeof (float)), "reserving pinned host memory");
-  CHECK (cudaMallocHost (&b.host_alpha, n * sizeof (double)), "reserving pinned host memory");
-  b.capacity = n;
+  if (!backend->cv || n > backend->cv->capacity)
+    {
+      free_cv_buffers (backend->cv);
+      backend->cv = new (std::nothrow) CvBuffers ();
+      if (!backend->cv)
+        return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory to cross-validate on the GPU.");
+      CvBuffers &b = *backend->cv;
+      CHECK (cudaMalloc (&b.value, n * sizeof (float)), what);
+      CHECK (cudaMalloc (&b.alpha, n * sizeof (double)), what);
+      CHECK (cudaMalloc (&b.exponent, n * sizeof (float)), what);
+      CHECK (cudaMalloc (&b.offset, n * sizeof (float)), what);
+      CHECK (cudaMalloc (&b.done, n), what);
+      CHECK (cudaMalloc (&b.label, n * sizeof (uint32_t)), what);
+      CHECK (cudaMalloc (&b.sorted_label, n * sizeof (uint32_t)), what);
+      CHECK (cudaMallocHost (&b.host_value, n * sizeof (float)), "reserving pinned host memory");
+      CHECK (cudaMallocHost (&b.host_alpha, n * sizeof (double)), "reserving pinned host memory");
+      b.capacity = n;
+    }
+  CvBuffers &b = *backend->cv;
+  if (sums > b.sum_capacity)
+    {
+      release (b.sum_w);
+      release (b.sum_wz);
+      b.sum_capacity = 0;
+      CHECK (cudaMalloc (&b.sum_w, sums * sizeof (double)), what);
+      CHECK (cudaMalloc (&b.sum_wz, sums * sizeof (double)), what);
+      b.sum_capacity = sums;
+    }
   return SHEPARD_OK;
 }
 
+// Staging for ranges of up to `slots` slots short of all the points.
 static shepard_status
-cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params,
-                const shepard_holdout *holdout, const float **prediction, double *alpha,
-                shepard_progress_fn progress, void *progress_data, shepard_error *error)
+reserve_range_buffers (CvBuffers &b, size_t slots, shepard_error *error)
 {
-  const char *message = "Cross-validating on the GPU";
+  if (slots <= b.range_capacity)
+    return SHEPARD_OK;
+  release (b.range_value);
+  release (b.range_alpha);
+  void *pinned[] = { b.range_host_value, b.range_host_alpha, b.range_host_index };
+  for (void *host : pinned)
+    if (host)
+      cudaFreeHost (host);
+  b.range_host_value = nullptr;
+  b.range_host_alpha = nullptr;
+  b.range_host_index = nullptr;
+  b.range_capacity = 0;
+  const char *what = "reserving GPU memory for cross-validation";
+  CHECK (cudaMalloc (&b.range_value, slots * sizeof (float)), what);
+  CHECK (cudaMalloc (&b.range_alpha, slots * sizeof (double)), what);
+  CHECK (cudaMallocHost (&b.range_host_value, slots * sizeof (float)), "reserving pinned host memory");
+  CHECK (cudaMallocHost (&b.range_host_alpha, slots * sizeof (double)), "reserving pinned host memory");
+  CHECK (cudaMallocHost (&b.range_host_index, slots * sizeof (unsigned)), "reserving pinned host memory");
+  b.range_capacity = slots;
+  return SHEPARD_OK;
+}
+
+// What a cross-validation of params over set runs on the device: the same for every range of its slots.
+struct CvPlan {
+  CvParams cv;
+  bool fused, all_points, inverse_square, clamp;
+};
+
+static shepard_status
+plan_cross_validation (const shepard_cuda_backend *backend, const shepard_point_set *set,
+                       const shepard_params *params, const shepard_holdout *holdout, CvPlan &plan,
+                       shepard_error *error)
+{
   size_t n = set->n;
   if (n != backend->points.n)
     return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU holds %zu points, not the %zu to cross-validate.",
                          backend->points.n, n);
   bool aidw = params->method == SHEPARD_METHOD_AIDW;
-  CvParams cv = {};
+  CvParams &cv = plan.cv;
+  cv = CvParams ();
   cv.hood = neighbourhood_of (params, set->scale);
-  bool fused = cv.hood.mode == kFused;
-  bool all_points = fused && params->neighbors == SHEPARD_NEIGHBORS_ALL;
+  plan.fused = cv.hood.mode == kFused;
+  plan.all_points = plan.fused && params->neighbors == SHEPARD_NEIGHBORS_ALL;
   cv.aidw = aidw;
   // As the CPU path: the neighbours found per query may fall short of k_search only when its fold leaves too few.
   // Outside kFused the search finds only alpha's neighbours and the nearest; the selection has its own lists.
   size_t k_search = aidw ? (size_t) params->k : 1;
-  if (fused && !all_points && (size_t) params->neighbors > k_search)
+  if (plan.fused && !plan.all_points && (size_t) params->neighbors > k_search)
     k_search = (size_t) params->neighbors;
   if (k_search > n)
     k_search = n;
@@ -314,7 +434,7 @@ cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, con
                          SHEPARD_CUDA_MAX_NEIGHBORS, k_search);
   cv.k_search = (int) k_search;
   cv.k_density = aidw ? params->k : 0;
-  cv.n_weighted = fused && !all_points ? params->neighbors : 0;
+  cv.n_weighted = plan.fused && !plan.all_points ? params->neighbors : 0;
   cv.power = params->power;
   for (int a = 0; a < 5; a++)
     cv.alpha[a] = params->alpha[a];
@@ -330,82 +450,201 @@ cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, con
   // The tolerance of all n points, as the CPU path.
   double coincident_d2 = shepard_point_set_coincident_d2_local (set);
   cv.coincident_d2 = (float) coincident_d2;
+  // The folds go to the device when the cross-validation is readied; leave-one-out needs none (a point's fold is its
+  // own slot).
+  cv.sorted_label = holdout->fold_of && backend->cv ? backend->cv->sorted_label : nullptr;
   // With smoothing, 1 / (d2 + S^2) is no longer the reciprocal of a plain squared distance.
-  bool inverse_square = !aidw && params->power == 2.0 && !cv.hood.smoothed;
+  plan.inverse_square = !aidw && params->power == 2.0 && !cv.hood.smoothed;
   // The queries are data points, so every squared distance lies within the points' box, and a query weighed over all
   // points has its nearest beyond the coincident tolerance (or, smoothed, its weights are bounded by S^2).
   double width = (set->x_max - set->x_min) * set->scale, height = (set->y_max - set->y_min) * set->scale;
   double smallest_d2 = cv.hood.smoothed ? (double) cv.hood.smoothing2 : coincident_d2;
-  bool clamp = weights_may_underflow (params, width * width + height * height + cv.hood.smoothing2, smallest_d2);
+  plan.clamp = weights_may_underflow (params, width * width + height * height + cv.hood.smoothing2, smallest_d2);
+  return SHEPARD_OK;
+}
 
-  shepard_status reserved = reserve_cv_buffers (backend, n, error);
-  if (reserved != SHEPARD_OK)
-    return reserved;
+// Memory for every point (and stage 2's sums), and the folds on the device; *prediction (may be NULL): the pinned
+// array the predictions of every point may go to.
+static shepard_status
+prepare (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params,
+         const shepard_holdout *holdout, float **prediction, shepard_error *error)
+{
+  CvPlan plan;
+  shepard_status status = plan_cross_validation (backend, set, params, holdout, plan, error);
+  if (status != SHEPARD_OK)
+    return status;
+  size_t n = set->n;
+  status = reserve_cv_buffers (backend, n, plan.all_points ? sum_doubles (n) : 0, error);
+  if (status != SHEPARD_OK)
+    return status;
+  backend->timings = shepard_cuda_timings ();
+  CvBuffers &b = *backend->cv;
+  if (prediction)
+    *prediction = b.host_value;
+  if (!holdout->fold_of)
+    return SHEPARD_OK;
+  cudaStream_t stream = backend->stream;
+  cudaEvent_t *marks = backend->marks;
+  CHECK (cudaEventRecord (marks[0], stream), "timing the GPU work");
+  CHECK (cudaMemcpyAsync (b.label, holdout->fold_of, n * sizeof (uint32_t), cudaMemcpyHostToDevice, stream),
+         "copying the folds to the GPU");
+  CHECK (gather_sorted_labels (backend->grid, n, b.label, b.sorted_label, stream), "sorting the folds on the GPU");
+  CHECK (cudaEventRecord (marks[1], stream), "timing the GPU work");
+  CHECK (cudaStreamSynchronize (stream), "copying the folds to the GPU");
+  backend->timings.upload_ms = elapsed_ms (marks[0], marks[1]);
+  return SHEPARD_OK;
+}
+
+// Stage 2 for the open queries of range: bands of slots, each weighed in launches of a piece of every group and then
+// finished. progress (may be NULL) is asked between launches.
+static shepard_status
+weigh_all_points (shepard_cuda_backend *backend, const CvPlan &plan, const CvOutputs &out, SlotRange range,
+                  shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  size_t n = backend->points.n;
+  PointGroups groups = point_groups (n, kMaxGroups);
+  size_t slots = range.end - range.first;
+  // Bands of even size in whole blocks: a short last band would leave most of the device idle.
+  size_t bands = (slots + kBandSlots - 1) / kBandSlots;
+  size_t band_slots = round_up ((slots + bands - 1) / bands, kBlockSlots);
+  size_t longest_band = band_slots < slots ? band_slots : slots;
+  if ((size_t) groups.count * longest_band > backend->cv->sum_capacity)
+    return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU's cross-validation memory was not readied.");
+  // Pieces of even size in whole tiles: about kPairsPerLaunch pairs per launch.
+  size_t launches = (size_t) ceil ((double) band_slots * (double) n / kPairsPerLaunch);
+  size_t piece_points = round_up ((groups.group_points + launches - 1) / launches, kTilePoints);
+  size_t pieces = (groups.group_points + piece_points - 1) / piece_points;
+  cudaStream_t stream = backend->stream;
+  for (size_t first = range.first; first < range.end; first += band_slots)
+    {
+      SlotRange band = { first, range.end - first < band_slots ? range.end : first + band_slots };
+      for (size_t p = 0; p < pieces; p++)
+        {
+          PointPiece piece = { groups, p * piece_points,
+                               (p + 1) * piece_points < groups.group_points ? (p + 1) * piece_points
+                                                                            : groups.group_points,
+                               0, groups.count };
+          CHECK (launch_all_points (backend->grid, plan.cv, out, band, piece, plan.inverse_square, plan.clamp, stream),
+                 "weighing the points on the GPU");
+          if (progress && !(band.end == range.end && p + 1 == pieces))
+            {
+              CHECK (cudaStreamSynchronize (stream), "weighing the points on the GPU");
+              double done = (double) (band.first - range.first)
+                            + (double) (band.end - band.first) * (double) (p + 1) / (double) pieces;
+              if (!progress (done / (double) slots, kMessage, progress_data))
+                return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+            }
+        }
+      CHECK (finish_all_points (backend->grid, out, band, groups.count, stream), "weighing the points on the GPU");
+    }
+  return SHEPARD_OK;
+}
+
+// The points in sorted slots range: their predictions and alphas into the caller's arrays (by point index).
+static shepard_status
+predict (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params,
+         const shepard_holdout *holdout, SlotRange range, float *prediction, double *alpha,
+         shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  size_t n = set->n;
+  if (!backend->cv || backend->cv->capacity < n || range.first % kBlockSlots != 0 || range.first >= range.end
+      || range.end > n)
+    return shepard_fail (error, SHEPARD_ERROR_INTERNAL,
+                         "Slots %zu to %zu are no range of a cross-validation of %zu points readied on the GPU.",
+                         range.first, range.end, n);
+  CvPlan plan;
+  shepard_status status = plan_cross_validation (backend, set, params, holdout, plan, error);
+  if (status != SHEPARD_OK)
+    return status;
   CvBuffers &b = *backend->cv;
   CvOutputs out = { b.value, alpha ? b.alpha : nullptr, b.done, b.exponent, b.offset, b.sum_w, b.sum_wz };
   cudaStream_t stream = backend->stream;
   cudaEvent_t *marks = backend->marks;
-  backend->timings = shepard_cuda_timings ();
 
-  if (progress && !progress (0.0, message, progress_data))
-    return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-  CHECK (cudaEventRecord (marks[0], stream), "timing the GPU work");
-  // Leave-one-out needs no labels: a point's fold is its own slot.
-  if (holdout->fold_of)
-    {
-      CHECK (cudaMemcpyAsync (b.label, holdout->fold_of, n * sizeof (uint32_t), cudaMemcpyHostToDevice, stream),
-             "copying the folds to the GPU");
-      CHECK (gather_sorted_labels (backend->grid, n, b.label, b.sorted_label, stream), "sorting the folds on the GPU");
-      cv.sorted_label = b.sorted_label;
-    }
   CHECK (cudaEventRecord (marks[1], stream), "timing the GPU work");
-  CHECK (launch_cv_stage1 (backend->grid, backend->points, cv, out, stream),
+  CHECK (launch_cv_stage1 (backend->grid, backend->points, plan.cv, out, range, stream),
          "searching the nearest neighbours outside each fold on the GPU");
-  if (!fused)
-    CHECK (launch_cv_neighbourhood (backend->grid, backend->points, cv, out, stream),
+  if (!plan.fused)
+    CHECK (launch_cv_neighbourhood (backend->grid, backend->points, plan.cv, out, range, stream),
            "selecting the neighbourhoods outside each fold on the GPU");
   CHECK (cudaEventRecord (marks[2], stream), "timing the GPU work");
-  if (all_points)
+  if (plan.all_points)
     {
-      CHECK (cudaMemsetAsync (b.sum_w, 0, n * sizeof (double), stream), "weighing the points on the GPU");
-      CHECK (cudaMemsetAsync (b.sum_wz, 0, n * sizeof (double), stream), "weighing the points on the GPU");
-      size_t chunk_points = (size_t) (kPairsPerLaunch / (double) n);
-      chunk_points = (chunk_points / kChunkGranule + 1) * kChunkGranule;
-      for (size_t begin = 0; begin < n; begin += chunk_points)
-        {
-          PointChunk chunk = { begin, begin + chunk_points < n ? begin + chunk_points : n };
-          CHECK (launch_all_points (backend->grid, n, cv, out, chunk, inverse_square, clamp, backend->multiprocessors,
-                                    stream),
-                 "weighing the points on the GPU");
-          if (progress && chunk.end < n)
-            {
-              CHECK (cudaStreamSynchronize (stream), "weighing the points on the GPU");
-              if (!progress ((double) chunk.end / (double) n, message, progress_data))
-                return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-            }
-        }
-      CHECK (finish_all_points (backend->grid, n, out, stream), "weighing the points on the GPU");
+      status = weigh_all_points (backend, plan, out, range, progress, progress_data, error);
+      if (status != SHEPARD_OK)
+        return status;
     }
   CHECK (cudaEventRecord (marks[3], stream), "timing the GPU work");
-  CHECK (cudaMemcpyAsync (b.host_value, b.value, n * sizeof (float), cudaMemcpyDeviceToHost, stream),
-         "copying the predictions from the GPU");
-  if (alpha)
-    CHECK (cudaMemcpyAsync (b.host_alpha, b.alpha, n * sizeof (double), cudaMemcpyDeviceToHost, stream),
-           "copying the predictions from the GPU");
+  // All the points come back in their own order; a range, in slot order with the points' indices.
+  bool whole = range.first == 0 && range.end == n;
+  size_t count = range.end - range.first;
+  const char *copying = "copying the predictions from the GPU";
+  if (whole)
+    {
+      CHECK (cudaMemcpyAsync (prediction, b.value, n * sizeof (float), cudaMemcpyDeviceToHost, stream), copying);
+      if (alpha)
+        CHECK (cudaMemcpyAsync (b.host_alpha, b.alpha, n * sizeof (double), cudaMemcpyDeviceToHost, stream), copying);
+    }
+  else
+    {
+      status = reserve_range_buffers (b, count, error);
+      if (status != SHEPARD_OK)
+        return status;
+      CHECK (launch_gather_range (backend->grid, out, range, b.range_value, alpha ? b.range_alpha : nullptr, stream),
+             copying);
+      CHECK (cudaMemcpyAsync (b.range_host_value, b.range_value, count * sizeof (float), cudaMemcpyDeviceToHost,
+                              stream),
+             copying);
+      if (alpha)
+        CHECK (cudaMemcpyAsync (b.range_host_alpha, b.range_alpha, count * sizeof (double), cudaMemcpyDeviceToHost,
+                                stream),
+               copying);
+      CHECK (cudaMemcpyAsync (b.range_host_index, backend->grid.sorted_index + range.first, count * sizeof (unsigned),
+                              cudaMemcpyDeviceToHost, stream),
+             copying);
+    }
   CHECK (cudaEventRecord (marks[4], stream), "timing the GPU work");
   CHECK (cudaStreamSynchronize (stream), "cross-validating on the GPU");
 
-  backend->timings.upload_ms = elapsed_ms (marks[0], marks[1]);
-  backend->timings.knn_ms = elapsed_ms (marks[1], marks[2]);
-  backend->timings.weighting_ms = elapsed_ms (marks[2], marks[3]);
-  backend->timings.download_ms = elapsed_ms (marks[3], marks[4]);
-  *prediction = b.host_value;
-  if (alpha)
-    for (size_t i = 0; i < n; i++)
-      alpha[i] = b.host_alpha[i];
-  if (progress && !progress (1.0, message, progress_data))
-    return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+  backend->timings.knn_ms += elapsed_ms (marks[1], marks[2]);
+  backend->timings.weighting_ms += elapsed_ms (marks[2], marks[3]);
+  backend->timings.download_ms += elapsed_ms (marks[3], marks[4]);
+  if (whole && alpha)
+    memcpy (alpha, b.host_alpha, n * sizeof (double));
+  if (!whole)
+    for (size_t s = 0; s < count; s++)
+      {
+        prediction[b.range_host_index[s]] = b.range_host_value[s];
+        if (alpha)
+          alpha[b.range_host_index[s]] = b.range_host_alpha[s];
+      }
   return SHEPARD_OK;
+}
+
+static shepard_status
+cross_validate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params,
+                const shepard_holdout *holdout, const float **prediction, double *alpha,
+                shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  if (progress && !progress (0.0, kMessage, progress_data))
+    return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+  float *pinned = nullptr;
+  shepard_status status = prepare (backend, set, params, holdout, &pinned, error);
+  if (status == SHEPARD_OK)
+    status = predict (backend, set, params, holdout, SlotRange { 0, set->n }, pinned, alpha, progress,
+                      progress_data, error);
+  if (status == SHEPARD_OK)
+    *prediction = pinned;
+  if (status == SHEPARD_OK && progress && !progress (1.0, kMessage, progress_data))
+    return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+  return status;
+}
+
+static shepard_status
+unexpected (shepard_error *error)
+{
+  return shepard_fail (error, SHEPARD_ERROR_INTERNAL,
+                       "The GPU cross-validation failed unexpectedly; run it on the CPU backend (--backend cpu).");
 }
 
 extern "C" shepard_status
@@ -420,7 +659,47 @@ shepard_cuda_cross_validate (shepard_cuda_backend *backend, const shepard_point_
     }
   catch (...)
     {
-      return shepard_fail (error, SHEPARD_ERROR_INTERNAL,
-                           "The GPU cross-validation failed unexpectedly; run it on the CPU backend (--backend cpu).");
+      return unexpected (error);
+    }
+}
+
+extern "C" size_t
+shepard_cuda_cv_slice_slots (const shepard_point_set *points)
+{
+  size_t slice = round_up ((points->n + kSlicesPerSet - 1) / kSlicesPerSet, kBlockSlots);
+  return slice < points->n ? slice : points->n;
+}
+
+extern "C" shepard_status
+shepard_cuda_cv_prepare (shepard_cuda_backend *backend, const shepard_point_set *points,
+                         const shepard_params *params, const shepard_holdout *holdout, float **prediction,
+                         shepard_error *error)
+{
+  CHECK (cudaSetDevice (backend->device), "selecting the GPU");
+  try
+    {
+      return prepare (backend, points, params, holdout, prediction, error);
+    }
+  catch (...)
+    {
+      return unexpected (error);
+    }
+}
+
+extern "C" shepard_status
+shepard_cuda_cross_validate_slots (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                   const shepard_params *params, const shepard_holdout *holdout, size_t first_slot,
+                                   size_t end_slot, float *prediction, double *alpha, shepard_progress_fn progress,
+                                   void *progress_data, shepard_error *error)
+{
+  CHECK (cudaSetDevice (backend->device), "selecting the GPU");
+  try
+    {
+      return predict (backend, points, params, holdout, SlotRange { first_slot, end_slot }, prediction, alpha,
+                      progress, progress_data, error);
+    }
+  catch (...)
+    {
+      return unexpected (error);
     }
 }

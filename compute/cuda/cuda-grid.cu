@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Stage 1 on the device: the even grid (points sorted by cell with a counting pass, cell starts by a scan), exact kNN
-// by expanding rings (cuda-search.cuh), and what follows from the neighbours: AIDW's alpha, coincident points, no
-// data, the N-nearest weighting of every field; or, for a radius or quadrant rules, the exponent and nearest distance
-// that cuda-neighbourhood.cu's selection starts from.
+// Stage 1 on the device: the even grid (cell starts by a counting pass and a scan, the points sorted by cell with a
+// stable radix sort), exact kNN by expanding rings (cuda-search.cuh), and what follows from the neighbours: AIDW's
+// alpha, coincident points, no data, the N-nearest weighting of every field; or, for a radius or quadrant rules, the
+// exponent and nearest distance that cuda-neighbourhood.cu's selection starts from.
 #include "cuda-search.cuh"
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <float.h>
 
@@ -17,7 +18,7 @@ namespace {
 constexpr int kThreads = 256;
 
 __global__ void
-count_cells (DevicePoints points, DeviceGrid grid, unsigned *cell_of, unsigned *cell_count)
+count_cells (DevicePoints points, DeviceGrid grid, unsigned *cell_of, unsigned *point_of, unsigned *cell_count)
 {
   size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= points.n)
@@ -28,25 +29,41 @@ count_cells (DevicePoints points, DeviceGrid grid, unsigned *cell_of, unsigned *
   int cy = clamp_cell (((p.y - grid.y0) + lo.y) * grid.inverse_cell, grid.ny);
   unsigned cell = (unsigned) cy * (unsigned) grid.nx + (unsigned) cx;
   cell_of[i] = cell;
+  point_of[i] = (unsigned) i;
   atomicAdd (&cell_count[cell], 1u);
 }
 
-// Slots within a cell are taken in whatever order the atomics give; neighbour ties are broken by point index, so the
-// search results do not depend on it.
+// Slot s holds the point grid.sorted_index[s], which a stable sort by cell put there: within a cell the points keep
+// their order. So every GPU, in every run, sorts alike, which cross-validation relies on (its slices are ranges of
+// slots, and a slot's sums run over the points in slot order), and so does the order of any sum over a cell's points.
 __global__ void
-scatter_by_cell (DevicePoints points, DeviceGrid grid, const unsigned *cell_of, unsigned *cell_fill)
+gather_by_slot (DevicePoints points, DeviceGrid grid)
 {
-  size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= points.n)
+  size_t slot = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (slot >= points.n)
     return;
-  unsigned cell = cell_of[i];
-  unsigned slot = grid.cell_start[cell] + atomicAdd (&cell_fill[cell], 1u);
+  unsigned i = grid.sorted_index[slot];
   float4 p = points.hi_z[i];
   float2 lo = points.lo[i];
   grid.sorted[slot] = make_float4 (p.x, p.y, lo.x, lo.y);
-  grid.sorted_index[slot] = (unsigned) i;
   for (int f = 0; f < points.n_fields; f++)
     grid.sorted_z[(size_t) f * points.n + slot] = points.z[(size_t) f * points.n + i];
+}
+
+// Grows the backend's scratch for CUB to `needed` bytes.
+cudaError_t
+reserve_scratch (void **storage, size_t *storage_bytes, size_t needed, cudaStream_t stream)
+{
+  if (needed <= *storage_bytes)
+    return cudaSuccess;
+  if (*storage)
+    cudaFreeAsync (*storage, stream);
+  *storage = nullptr;
+  *storage_bytes = 0;
+  cudaError_t status = cudaMallocAsync (storage, needed, stream);
+  if (status == cudaSuccess)
+    *storage_bytes = needed;
+  return status;
 }
 
 // The original AIDW kNN (Mei 2015): every point for every query, in the thread.
@@ -245,10 +262,10 @@ exact_squared_distance (const DevicePoints &points, const Query &q, unsigned ind
 // stage1_kernel sums r_obs in float: it is held to float32's 1e-5, cross-validation's alpha to the float64 CPU's.
 template <int K, bool Folds>
 __global__ void __launch_bounds__ (kThreads)
-cv_stage1_kernel (DeviceGrid grid, DevicePoints points, CvParams params, CvOutputs out)
+cv_stage1_kernel (DeviceGrid grid, DevicePoints points, CvParams params, CvOutputs out, SlotRange slots)
 {
-  size_t slot = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
-  if (slot >= points.n)
+  size_t slot = slots.first + (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (slot >= slots.end)
     return;
   float4 own = grid.sorted[slot];
   Query q = { own.x, own.z, own.y, own.w };
@@ -331,13 +348,13 @@ cv_stage1_kernel (DeviceGrid grid, DevicePoints points, CvParams params, CvOutpu
 template <int K>
 cudaError_t
 launch_cv_stage1_for (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params,
-                      const CvOutputs &out, cudaStream_t stream)
+                      const CvOutputs &out, SlotRange slots, cudaStream_t stream)
 {
-  unsigned blocks = (unsigned) ((points.n + kThreads - 1) / kThreads);
+  unsigned blocks = (unsigned) ((slots.end - slots.first + kThreads - 1) / kThreads);
   if (params.sorted_label)
-    cv_stage1_kernel<K, true><<<blocks, kThreads, 0, stream>>> (grid, points, params, out);
+    cv_stage1_kernel<K, true><<<blocks, kThreads, 0, stream>>> (grid, points, params, out, slots);
   else
-    cv_stage1_kernel<K, false><<<blocks, kThreads, 0, stream>>> (grid, points, params, out);
+    cv_stage1_kernel<K, false><<<blocks, kThreads, 0, stream>>> (grid, points, params, out, slots);
   return cudaGetLastError ();
 }
 
@@ -376,14 +393,14 @@ gather_sorted_labels (const DeviceGrid &grid, size_t n, const uint32_t *label, u
 
 cudaError_t
 launch_cv_stage1 (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params, const CvOutputs &out,
-                  cudaStream_t stream)
+                  SlotRange slots, cudaStream_t stream)
 {
   if (params.k_search <= 16)
-    return launch_cv_stage1_for<16> (grid, points, params, out, stream);
+    return launch_cv_stage1_for<16> (grid, points, params, out, slots, stream);
   if (params.k_search <= 32)
-    return launch_cv_stage1_for<32> (grid, points, params, out, stream);
+    return launch_cv_stage1_for<32> (grid, points, params, out, slots, stream);
   if (params.k_search <= 64)
-    return launch_cv_stage1_for<64> (grid, points, params, out, stream);
+    return launch_cv_stage1_for<64> (grid, points, params, out, slots, stream);
   return cudaErrorInvalidValue;
 }
 
@@ -398,8 +415,12 @@ build_grid (const DevicePoints &points, DeviceGrid &grid, double x_min, double y
   grid.nx = nx;
   grid.ny = ny;
   size_t cells = (size_t) nx * (size_t) ny;
-  unsigned *cell_of = nullptr, *cell_count = nullptr;
+  unsigned *cell_of = nullptr, *point_of = nullptr, *sorted_cell_of = nullptr, *cell_count = nullptr;
   cudaError_t status = cudaMallocAsync (&cell_of, points.n * sizeof *cell_of, stream);
+  if (status == cudaSuccess)
+    status = cudaMallocAsync (&point_of, points.n * sizeof *point_of, stream);
+  if (status == cudaSuccess)
+    status = cudaMallocAsync (&sorted_cell_of, points.n * sizeof *sorted_cell_of, stream);
   if (status == cudaSuccess)
     status = cudaMallocAsync (&cell_count, (cells + 1) * sizeof *cell_count, stream);
   if (status == cudaSuccess)
@@ -407,37 +428,39 @@ build_grid (const DevicePoints &points, DeviceGrid &grid, double x_min, double y
   int blocks = (int) ((points.n + kThreads - 1) / kThreads);
   if (status == cudaSuccess)
     {
-      count_cells<<<blocks, kThreads, 0, stream>>> (points, grid, cell_of, cell_count);
+      count_cells<<<blocks, kThreads, 0, stream>>> (points, grid, cell_of, point_of, cell_count);
       status = cudaGetLastError ();
     }
   // Exclusive scan of the counts gives each cell's first slot; the extra zero at the end gives cell_start[cells] = n.
   size_t needed = 0;
   if (status == cudaSuccess)
     status = cub::DeviceScan::ExclusiveSum (nullptr, needed, cell_count, grid.cell_start, (int) (cells + 1), stream);
-  if (status == cudaSuccess && needed > *scan_storage_bytes)
-    {
-      if (*scan_storage)
-        cudaFreeAsync (*scan_storage, stream);
-      *scan_storage = nullptr;
-      *scan_storage_bytes = 0;
-      status = cudaMallocAsync (scan_storage, needed, stream);
-      if (status == cudaSuccess)
-        *scan_storage_bytes = needed;
-    }
+  if (status == cudaSuccess)
+    status = reserve_scratch (scan_storage, scan_storage_bytes, needed, stream);
   if (status == cudaSuccess)
     status = cub::DeviceScan::ExclusiveSum (*scan_storage, needed, cell_count, grid.cell_start, (int) (cells + 1),
                                             stream);
+  // The points by cell, stably: a radix sort of the cells over as many bits as the largest cell needs.
+  int end_bit = 1;
+  while (end_bit < 32 && ((size_t) 1 << end_bit) < cells)
+    end_bit++;
   if (status == cudaSuccess)
-    status = cudaMemsetAsync (cell_count, 0, (cells + 1) * sizeof *cell_count, stream);
+    status = cub::DeviceRadixSort::SortPairs (nullptr, needed, cell_of, sorted_cell_of, point_of, grid.sorted_index,
+                                              points.n, 0, end_bit, stream);
+  if (status == cudaSuccess)
+    status = reserve_scratch (scan_storage, scan_storage_bytes, needed, stream);
+  if (status == cudaSuccess)
+    status = cub::DeviceRadixSort::SortPairs (*scan_storage, needed, cell_of, sorted_cell_of, point_of,
+                                              grid.sorted_index, points.n, 0, end_bit, stream);
   if (status == cudaSuccess)
     {
-      scatter_by_cell<<<blocks, kThreads, 0, stream>>> (points, grid, cell_of, cell_count);
+      gather_by_slot<<<blocks, kThreads, 0, stream>>> (points, grid);
       status = cudaGetLastError ();
     }
-  if (cell_of)
-    cudaFreeAsync (cell_of, stream);
-  if (cell_count)
-    cudaFreeAsync (cell_count, stream);
+  unsigned *scratch[] = { cell_of, point_of, sorted_cell_of, cell_count };
+  for (unsigned *buffer : scratch)
+    if (buffer)
+      cudaFreeAsync (buffer, stream);
   return status;
 }
 

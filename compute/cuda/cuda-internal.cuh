@@ -141,13 +141,31 @@ struct Stage1Outputs {
   float *offset;      // (the neighbourhood kernel and the far field find d2_nearest here)
   float *alpha;       // may be null
   float *r_obs;       // may be null
-  double *sum_w, *sum_wz; // stage 2 sums over the point chunks done so far
+  double *sum_w, *sum_wz; // stage 2's running sums: group g's of query i at g * sum_stride + i
+  size_t sum_stride;
 };
 
-// Stage 2 runs over the points in chunks: each launch weighs the points [begin, end) for every query of the band and
-// adds into the band's float64 sums (zeroed before the first chunk); finish_stage2 then writes the values.
-struct PointChunk {
+// Stage 2 weighs the points in fixed groups of whole tiles, each summed in point order into its own float64 running
+// sums, and finish_stage2 adds the groups in order. The groups depend on n alone, so a query's value never depends on
+// how the queries are sliced, on how many launches the points take, or on which GPU runs them: one GPU and several
+// give the same raster bit for bit.
+struct PointGroups {
+  size_t n;
+  size_t group_points; // a multiple of the tile; the last group may be shorter
+  int count;
+};
+// At most `most` groups of at least four tiles each.
+PointGroups point_groups (size_t n, int most);
+// An interpolation's groups: with a slice's blocks of queries, enough blocks to fill a device several times over.
+constexpr int kInterpolationGroups = 16;
+
+// One launch of stage 2: the points [begin, end) (offsets within the group, multiples of the tile) of the groups
+// [first_group, first_group + group_count). A piece after a group's first adds to the group's sums so far; the first
+// starts them. Launches of different groups may run at once (streams), one group's one after another.
+struct PointPiece {
+  PointGroups groups;
   size_t begin, end;
+  int first_group, group_count;
 };
 
 cudaError_t build_grid (const DevicePoints &points, DeviceGrid &grid, double x_min, double y_min, double cell_size,
@@ -170,11 +188,12 @@ cudaError_t launch_nearest (const DeviceGrid &grid, const DevicePoints &points, 
 
 // points: one field's view (DevicePoints::field). smoothing2: S^2 added to every squared distance (0: none).
 cudaError_t launch_stage2 (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
-                           const PointChunk &chunk, bool inverse_square, float smoothing2,
+                           const PointPiece &piece, bool inverse_square, float smoothing2,
                            shepard_cuda_weighting weighting, shepard_cuda_layout layout, bool clamp,
-                           int multiprocessors, cudaStream_t stream);
+                           cudaStream_t stream);
 
-cudaError_t finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream);
+// Adds the groups' sums in order and writes the values of the queries stage 1 left open.
+cudaError_t finish_stage2 (const Stage1Outputs &stage1, int groups, int count, cudaStream_t stream);
 
 // The far field's tree (far-field-tree.h) on the device: the CPU builds it, upload_far_field copies it.
 struct DeviceFarField {
@@ -221,19 +240,24 @@ struct CvOutputs {
   double *alpha;       // may be null
   unsigned char *done; // 1 when value is final after stage 1
   float *exponent, *offset;
-  double *sum_w, *sum_wz;
+  double *sum_w, *sum_wz; // group g's running sums of a band's slot s at g * band length + (s - band start)
 };
 
 // sorted_label[slot] = label[sorted_index[slot]] for the n points.
 cudaError_t gather_sorted_labels (const DeviceGrid &grid, size_t n, const uint32_t *label, uint32_t *sorted_label,
                                   cudaStream_t stream);
 
+// Query slots [first, end) of the grid's sorted order: several GPUs share a cross-validation's slots.
+struct SlotRange {
+  size_t first, end;
+};
+
 cudaError_t launch_cv_stage1 (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params,
-                              const CvOutputs &out, cudaStream_t stream);
+                              const CvOutputs &out, SlotRange slots, cudaStream_t stream);
 
 // As launch_neighbourhood, for cross-validation after launch_cv_stage1 (params.hood.mode other than kFused).
 cudaError_t launch_cv_neighbourhood (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params,
-                                     const CvOutputs &out, cudaStream_t stream);
+                                     const CvOutputs &out, SlotRange slots, cudaStream_t stream);
 
 // Memory of cross-validation, kept between calls (cuda-cross-validation.cu).
 struct CvBuffers;
@@ -244,6 +268,7 @@ struct Band {
   size_t capacity = 0;       // queries
   size_t value_capacity = 0; // floats of value and host_value: capacity times the fields
   float *value = nullptr, *exponent = nullptr, *offset = nullptr, *alpha = nullptr, *r_obs = nullptr;
+  size_t sum_capacity = 0; // doubles of sum_w and sum_wz: stage 2's point groups times the queries
   double *sum_w = nullptr, *sum_wz = nullptr;
   unsigned char *done = nullptr;
   double *query_x = nullptr, *query_y = nullptr;
@@ -253,6 +278,8 @@ struct Band {
 
 // Sizes a band for `queries` queries and `fields` value planes, growing its memory when needed (cuda-backend.cu).
 shepard_status reserve_band (Band &band, size_t queries, size_t fields, shepard_error *error);
+// Sizes stage 2's sums of a band for `sums` doubles each.
+shepard_status reserve_band_sums (Band &band, size_t sums, shepard_error *error);
 
 // Into how many blocks (blockIdx.z) to split a chunk of `points` data points, for a launch of blocks_per_split blocks
 // of `threads` each of kernel, so that the blocks fill whole waves of the device's resident blocks best: with 512
@@ -296,6 +323,10 @@ struct shepard_cuda_backend {
   int multiprocessors = 1;
   char device_name[256] = "";
   cudaStream_t stream = nullptr;
+  // Stage 2 weighs half the point groups on a second stream: a launch's last wave of blocks leaves multiprocessors
+  // idle, which the other stream's blocks take.
+  cudaStream_t side_stream = nullptr;
+  cudaEvent_t side_may_start = nullptr, side_done = nullptr;
   cudaEvent_t marks[5] = {};
   shepard_cuda::DevicePoints points;
   shepard_cuda::DeviceGrid grid;

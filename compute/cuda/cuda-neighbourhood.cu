@@ -301,10 +301,10 @@ neighbourhood_kernel (DeviceGrid grid, DevicePoints points, QuerySource source, 
 // Query slot s is the point in grid slot s, from the points outside its fold (field 0).
 template <NeighbourhoodMode M, int KS, bool Folds>
 __global__ void __launch_bounds__ (kThreads)
-cv_neighbourhood_kernel (DeviceGrid grid, DevicePoints points, CvParams params, CvOutputs out)
+cv_neighbourhood_kernel (DeviceGrid grid, DevicePoints points, CvParams params, CvOutputs out, SlotRange slots)
 {
-  size_t slot = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
-  if (slot >= points.n)
+  size_t slot = slots.first + (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+  if (slot >= slots.end)
     return;
   float4 own = grid.sorted[slot];
   Query q = { own.x, own.z, own.y, own.w };
@@ -330,13 +330,13 @@ launch_for (const DeviceGrid &grid, const DevicePoints &points, const QuerySourc
 template <NeighbourhoodMode M, int KS>
 cudaError_t
 launch_cv_for (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params, const CvOutputs &out,
-               cudaStream_t stream)
+               SlotRange slots, cudaStream_t stream)
 {
-  unsigned blocks = (unsigned) ((points.n + kThreads - 1) / kThreads);
+  unsigned blocks = (unsigned) ((slots.end - slots.first + kThreads - 1) / kThreads);
   if (params.sorted_label)
-    cv_neighbourhood_kernel<M, KS, true><<<blocks, kThreads, 0, stream>>> (grid, points, params, out);
+    cv_neighbourhood_kernel<M, KS, true><<<blocks, kThreads, 0, stream>>> (grid, points, params, out, slots);
   else
-    cv_neighbourhood_kernel<M, KS, false><<<blocks, kThreads, 0, stream>>> (grid, points, params, out);
+    cv_neighbourhood_kernel<M, KS, false><<<blocks, kThreads, 0, stream>>> (grid, points, params, out, slots);
   return cudaGetLastError ();
 }
 
@@ -385,11 +385,11 @@ launch_neighbourhood (const DeviceGrid &grid, const DevicePoints &points, const 
 
 cudaError_t
 launch_cv_neighbourhood (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params,
-                         const CvOutputs &out, cudaStream_t stream)
+                         const CvOutputs &out, SlotRange slots, cudaStream_t stream)
 {
   return dispatch (params.hood, [&] (auto mode, auto length) {
     return launch_cv_for<(NeighbourhoodMode) decltype (mode)::value, decltype (length)::value> (grid, points, params,
-                                                                                                 out, stream);
+                                                                                                 out, slots, stream);
   });
 }
 

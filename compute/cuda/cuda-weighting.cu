@@ -7,10 +7,14 @@
 // points and go into double after each: nearly equal weights (a distant cluster) would lose ~1e-5 in a long float
 // sum.
 //
+// Every kernel weighs the point groups of PointGroups (blockIdx.z), each into its own running sums, which it reads
+// back when a launch continues a group: no atomics, and a query's sums are the same whatever the launches.
+//
 // The tiled kernel shifts each tile of points to the origin of the block's patch of the raster while loading it into
 // shared memory (hi and lo parts subtracted separately), so nearby points keep their precision without any extra work
-// per pair. Two transcendental operations per pair would bound the rate at the special-function units' throughput;
-// two queries in eight therefore compute their 2^y as a polynomial on the FMA pipes.
+// per pair. Patches lie on a lattice of the whole raster, so a cell sees the same origin in any band or window. Two
+// transcendental operations per pair would bound the rate at the special-function units' throughput; two queries in
+// eight therefore compute their 2^y as a polynomial on the FMA pipes.
 #include "cuda-fast-math.cuh"
 #include "cuda-internal.cuh"
 
@@ -25,25 +29,60 @@ constexpr int kRowsOfThreads = kThreads / kPatchColumns;
 // of a thread take the polynomial 2^y, sums go into double every 64 points, the inner loop unrolled 8 times.
 constexpr int kQueriesPerThread = 8;
 constexpr unsigned kPolynomialMask = 0x88; // query q uses the polynomial when bit q is set
+constexpr int kPatchRows = kRowsOfThreads * kQueriesPerThread;
 constexpr int kTilePoints = kThreads;
 constexpr int kUnroll = 8;
 constexpr int kRun = 64; // points summed in float before going into a float64 sum
-constexpr int kMaxSplits = 16;
 
-// Several blocks (and launches) add into one query's sums.
-__device__ __forceinline__ void
-add_sums (const Stage1Outputs &stage1, int i, double total_w, double total_wz)
+// The point group of this block: blockIdx.z counts the piece's groups.
+__device__ __forceinline__ size_t
+block_group (const PointPiece &piece)
 {
-  atomicAdd (&stage1.sum_w[i], total_w);
-  atomicAdd (&stage1.sum_wz[i], total_wz);
+  return (size_t) piece.first_group + blockIdx.z;
+}
+
+// The points [first, end) of this block's group in this piece: empty when the group ends before the piece starts.
+__device__ __forceinline__ void
+group_range (const PointPiece &piece, size_t &first, size_t &end)
+{
+  size_t group_first = block_group (piece) * piece.groups.group_points;
+  size_t group_end = group_first + piece.groups.group_points;
+  if (group_end > piece.groups.n)
+    group_end = piece.groups.n;
+  first = group_first + piece.begin;
+  end = group_first + piece.end < group_end ? group_first + piece.end : group_end;
+}
+
+// Query i's running sums of this block's group: from 0 at the group's first piece, else as the last piece left them.
+__device__ __forceinline__ void
+load_sums (const Stage1Outputs &stage1, const PointPiece &piece, int i, double &total_w, double &total_wz)
+{
+  size_t at = block_group (piece) * stage1.sum_stride + (size_t) i;
+  total_w = piece.begin > 0 ? stage1.sum_w[at] : 0.0;
+  total_wz = piece.begin > 0 ? stage1.sum_wz[at] : 0.0;
+}
+
+__device__ __forceinline__ void
+store_sums (const Stage1Outputs &stage1, const PointPiece &piece, int i, double total_w, double total_wz)
+{
+  size_t at = block_group (piece) * stage1.sum_stride + (size_t) i;
+  stage1.sum_w[at] = total_w;
+  stage1.sum_wz[at] = total_wz;
 }
 
 __global__ void
-finish_kernel (Stage1Outputs stage1, int count)
+finish_kernel (Stage1Outputs stage1, int groups, int count)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count && !stage1.done[i])
-    stage1.value[i] = (float) (stage1.sum_wz[i] / stage1.sum_w[i]);
+  if (i >= count || stage1.done[i])
+    return;
+  double sum_w = 0.0, sum_wz = 0.0;
+  for (int g = 0; g < groups; g++)
+    {
+      sum_w += stage1.sum_w[(size_t) g * stage1.sum_stride + i];
+      sum_wz += stage1.sum_wz[(size_t) g * stage1.sum_stride + i];
+    }
+  stage1.value[i] = (float) (sum_wz / sum_w);
 }
 
 // NaN (no data) stays NaN.
@@ -89,57 +128,88 @@ split (double value, float &hi, float &lo)
   lo = (float) (value - (double) hi);
 }
 
-// Raster queries: a block owns a patch of kPatchColumns x (kRowsOfThreads * Q) cells of the band; thread (tx, ty)
-// owns column tx and rows ty, ty + kRowsOfThreads, ... of the patch.
-template <int Q, bool InverseSquare, shepard_cuda_layout Layout, bool Clamp>
-__global__ void __launch_bounds__ (kThreads)
-tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk, float smoothing2)
+// The first row and column of the patch lattice that covers a band: multiples of the patch's size in the whole raster.
+__host__ __device__ inline long long
+lattice_start (long long first, int patch)
 {
+  return first - first % patch;
+}
+
+// The block's patch, in rows and columns of the whole raster.
+__device__ __forceinline__ long long
+patch_first_row (const QuerySource &source)
+{
+  long long band_row = source.first_row + source.first_index / source.width;
+  return lattice_start (band_row, kPatchRows) + (long long) blockIdx.y * kPatchRows;
+}
+
+__device__ __forceinline__ long long
+patch_first_column (const QuerySource &source)
+{
+  return lattice_start (source.first_column, kPatchColumns) + (long long) blockIdx.x * kPatchColumns;
+}
+
+// The band-relative index of the thread's query q, or -1 outside the band. Computed again after the points rather
+// than kept: the registers are what limits occupancy, and kept indices spill.
+__device__ __forceinline__ int
+patch_query_index (const QuerySource &source, int q)
+{
+  const int tx = threadIdx.x % kPatchColumns, ty = threadIdx.x / kPatchColumns;
+  long long band_row = source.first_row + source.first_index / source.width;
+  long long row = patch_first_row (source) + ty + q * kRowsOfThreads - band_row;
+  long long col = patch_first_column (source) + tx - source.first_column;
+  bool inside = col >= 0 && col < source.width && row >= 0 && row < source.count / source.width;
+  return inside ? (int) (row * source.width + col) : -1;
+}
+
+// Raster queries: a block owns a patch of kPatchColumns x kPatchRows cells of the whole raster's lattice, of which it
+// weighs those inside the band; thread (tx, ty) owns column tx and rows ty, ty + kRowsOfThreads, ... of the patch.
+template <bool InverseSquare, shepard_cuda_layout Layout, bool Clamp>
+__global__ void __launch_bounds__ (kThreads)
+tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointPiece piece, float smoothing2)
+{
+  constexpr int Q = kQueriesPerThread;
+  size_t first_point, end_point;
+  group_range (piece, first_point, end_point);
+  if (first_point >= end_point)
+    return;
   __shared__ float4 tile[kTilePoints];
   // The float64 sums live in shared memory, touched once per run of points: registers are what limits occupancy.
   __shared__ double total_w[Q][kThreads], total_wz[Q][kThreads];
   const int tx = threadIdx.x % kPatchColumns, ty = threadIdx.x / kPatchColumns;
-  const int band_rows = source.count / source.width;
-  const int patch_col = blockIdx.x * kPatchColumns, patch_row = blockIdx.y * kRowsOfThreads * Q;
-  const long long band_first_row = source.first_index / source.width;
+  const long long patch_row = patch_first_row (source), patch_col = patch_first_column (source);
 
   // The patch's centre, in the local frame.
-  const double origin_col = (double) (source.first_column + patch_col) + 0.5 * kPatchColumns;
-  const double origin_row = (double) (source.first_row + band_first_row + patch_row) + 0.5 * kRowsOfThreads * Q;
+  const double origin_col = (double) patch_col + 0.5 * kPatchColumns;
+  const double origin_row = (double) patch_row + 0.5 * kPatchRows;
   float origin_x_hi, origin_x_lo, origin_y_hi, origin_y_lo;
   split (source.x_left + origin_col * source.dx, origin_x_hi, origin_x_lo);
   split (source.y_top - origin_row * source.dy, origin_y_hi, origin_y_lo);
 
-  const int col = patch_col + tx;
   // The thread's queries share a column: one x, so one dx^2 per point serves all of them.
-  const float qx = (float) (((double) (source.first_column + col) + 0.5 - origin_col) * source.dx);
+  const float qx = (float) (((double) (patch_col + tx) + 0.5 - origin_col) * source.dx);
   float qy[Q], exponent[Q], offset[Q];
-  int index[Q];
 #pragma unroll
   for (int q = 0; q < Q; q++)
     {
-      int row = patch_row + ty + q * kRowsOfThreads;
-      bool inside = col < source.width && row < band_rows;
-      index[q] = inside ? row * source.width + col : -1;
-      qy[q] = (float) ((origin_row - ((double) (source.first_row + band_first_row + row) + 0.5)) * source.dy);
-      exponent[q] = inside ? stage1.exponent[index[q]] : -1.0f;
-      offset[q] = inside ? stage1.offset[index[q]] : 0.0f;
-      total_w[q][threadIdx.x] = 0.0;
-      total_wz[q][threadIdx.x] = 0.0;
+      int index = patch_query_index (source, q);
+      qy[q] = (float) ((origin_row - ((double) (patch_row + ty + q * kRowsOfThreads) + 0.5)) * source.dy);
+      exponent[q] = index >= 0 ? stage1.exponent[index] : -1.0f;
+      offset[q] = index >= 0 ? stage1.offset[index] : 0.0f;
+      double w = 0.0, wz = 0.0;
+      if (index >= 0)
+        load_sums (stage1, piece, index, w, wz);
+      total_w[q][threadIdx.x] = w;
+      total_wz[q][threadIdx.x] = wz;
     }
 
-  // blockIdx.z picks this block's share of the chunk: splitting the points evens the blocks out over the device.
-  size_t share = (chunk.end - chunk.begin + gridDim.z - 1) / gridDim.z;
-  share = (share + kTilePoints - 1) / kTilePoints * kTilePoints;
-  const size_t first_point = chunk.begin + blockIdx.z * share;
-  const size_t end_point = first_point + share < chunk.end ? first_point + share : chunk.end;
   for (size_t base = first_point; base < end_point; base += kTilePoints)
     {
       __syncthreads ();
       for (int slot = threadIdx.x; slot < kTilePoints; slot += kThreads)
         {
           size_t p = base + slot;
-          // Past the share's end a point far away with no value: weight 0 through the power path, and a weight of
+          // Past the group's end a point far away with no value: weight 0 through the power path, and a weight of
           // about 1e-19 (whose paired product stays finite) through the reciprocal.
           float4 shifted = make_float4 (InverseSquare ? 3e9f : INFINITY, 0.0f, 0.0f, 0.0f);
           if (p < end_point)
@@ -212,8 +282,11 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
 
 #pragma unroll
   for (int q = 0; q < Q; q++)
-    if (index[q] >= 0)
-      add_sums (stage1, index[q], total_w[q][threadIdx.x], total_wz[q][threadIdx.x]);
+    {
+      int index = patch_query_index (source, q);
+      if (index >= 0)
+        store_sums (stage1, piece, index, total_w[q][threadIdx.x], total_wz[q][threadIdx.x]);
+    }
 }
 
 // d2 + S^2 (S^2 = 0 without smoothing), at the cost of d2 alone.
@@ -229,8 +302,12 @@ pair_squared_distance (float qx_hi, float qx_lo, float qy_hi, float qy_lo, float
 // Arbitrary query points, in no spatial order: tiles in shared memory, but each pair subtracts hi and lo parts.
 template <bool InverseSquare>
 __global__ void __launch_bounds__ (kThreads)
-tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk, float smoothing2)
+tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointPiece piece, float smoothing2)
 {
+  size_t first_point, end_point;
+  group_range (piece, first_point, end_point);
+  if (first_point >= end_point)
+    return;
   __shared__ float4 tile[kThreads];
   __shared__ float tile_z[kThreads];
   int i = blockIdx.x * kThreads + threadIdx.x;
@@ -243,12 +320,14 @@ tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
   split (y, qy_hi, qy_lo);
   float exponent = inside ? stage1.exponent[i] : -1.0f, offset = inside ? stage1.offset[i] : 0.0f;
   double total_w = 0.0, total_wz = 0.0;
-  for (size_t base = chunk.begin; base < chunk.end; base += kThreads)
+  if (inside)
+    load_sums (stage1, piece, i, total_w, total_wz);
+  for (size_t base = first_point; base < end_point; base += kThreads)
     {
       size_t p = base + threadIdx.x;
       float4 loaded = make_float4 (INFINITY, 0.0f, 0.0f, 0.0f);
       float z = 0.0f;
-      if (p < chunk.end)
+      if (p < end_point)
         {
           float4 hz = points.hi_z[p];
           float2 lo = points.lo[p];
@@ -279,16 +358,18 @@ tiled_list_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
       total_wz += tile_wz;
     }
   if (inside)
-    add_sums (stage1, i, total_w, total_wz);
+    store_sums (stage1, piece, i, total_w, total_wz);
 }
 
 // Mei (2014)'s naive kernel: one query per thread, every point read from global memory.
 template <bool InverseSquare, shepard_cuda_layout Layout>
 __global__ void __launch_bounds__ (kThreads)
-naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointChunk chunk, float smoothing2)
+naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, PointPiece piece, float smoothing2)
 {
+  size_t first_point, end_point;
+  group_range (piece, first_point, end_point);
   int i = blockIdx.x * kThreads + threadIdx.x;
-  if (i >= source.count || stage1.done[i])
+  if (first_point >= end_point || i >= source.count || stage1.done[i])
     return;
   double x, y;
   query_position (source, i, x, y);
@@ -296,10 +377,11 @@ naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, Poi
   split (x, qx_hi, qx_lo);
   split (y, qy_hi, qy_lo);
   float exponent = stage1.exponent[i], offset = stage1.offset[i];
-  double total_w = 0.0, total_wz = 0.0;
-  for (size_t base = chunk.begin; base < chunk.end; base += kRun)
+  double total_w, total_wz;
+  load_sums (stage1, piece, i, total_w, total_wz);
+  for (size_t base = first_point; base < end_point; base += kRun)
     {
-      size_t end = base + kRun < chunk.end ? base + kRun : chunk.end;
+      size_t end = base + kRun < end_point ? base + kRun : end_point;
       float run_w = 0.0f, run_wz = 0.0f;
       for (size_t p = base; p < end; p++)
         {
@@ -313,82 +395,67 @@ naive_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1, Poi
       total_w += run_w;
       total_wz += run_wz;
     }
-  add_sums (stage1, i, total_w, total_wz);
+  store_sums (stage1, piece, i, total_w, total_wz);
 }
 
-// Splits each patch's points over several blocks (blockIdx.z), as choose_point_splits finds best.
-template <int Q, bool InverseSquare, shepard_cuda_layout Layout>
+// Whether the piece's last tile is partly filled: the last group's end, unless n is a multiple of the tile.
+bool
+piece_is_padded (const PointPiece &piece)
+{
+  size_t last_group = piece.groups.n - (size_t) (piece.groups.count - 1) * piece.groups.group_points;
+  return piece.first_group + piece.group_count == piece.groups.count && last_group % kTilePoints != 0
+         && piece.begin < last_group && piece.end >= last_group;
+}
+
+template <bool InverseSquare, shepard_cuda_layout Layout>
 cudaError_t
-launch_tiled (dim3 blocks, const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
-              const PointChunk &chunk, float smoothing2, bool clamp, int multiprocessors, cudaStream_t stream)
+launch_tiled (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
+              const PointPiece &piece, float smoothing2, bool clamp, cudaStream_t stream)
 {
   // A partly filled last tile is padded with points at infinity, whose 2^-inf the unclamped polynomial would turn
-  // into NaN: such a chunk takes the clamped kernel too. The reciprocal needs no clamp: one instance serves it.
-  bool padded = (chunk.end - chunk.begin) % kTilePoints != 0;
-  auto kernel = InverseSquare || !(clamp || padded) ? tiled_grid_kernel<Q, InverseSquare, Layout, false>
-                                                    : tiled_grid_kernel<Q, InverseSquare, Layout, true>;
-  int splits = 1;
-  cudaError_t status = choose_point_splits ((const void *) kernel, kThreads, multiprocessors,
-                                            (long long) blocks.x * blocks.y, chunk.end - chunk.begin, kTilePoints,
-                                            kMaxSplits, &splits);
-  if (status != cudaSuccess)
-    return status;
-  blocks.z = (unsigned) splits;
-  kernel<<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk, smoothing2);
+  // into NaN: such a piece takes the clamped kernel too, which gives every other weight to the bit. The reciprocal
+  // needs no clamp: one instance serves it.
+  auto kernel = InverseSquare || !(clamp || piece_is_padded (piece)) ? tiled_grid_kernel<InverseSquare, Layout, false>
+                                                                      : tiled_grid_kernel<InverseSquare, Layout, true>;
+  int band_rows = queries.count / queries.width;
+  long long band_row = queries.first_row + queries.first_index / queries.width;
+  long long first_patch_row = lattice_start (band_row, kPatchRows);
+  long long first_patch_col = lattice_start (queries.first_column, kPatchColumns);
+  dim3 blocks ((unsigned) ((queries.first_column + queries.width - first_patch_col + kPatchColumns - 1) / kPatchColumns),
+               (unsigned) ((band_row + band_rows - first_patch_row + kPatchRows - 1) / kPatchRows),
+               (unsigned) piece.group_count);
+  kernel<<<blocks, kThreads, 0, stream>>> (points, queries, stage1, piece, smoothing2);
   return cudaGetLastError ();
 }
 
 template <bool InverseSquare>
 cudaError_t
 launch_for (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
-            const PointChunk &chunk, float smoothing2, shepard_cuda_weighting weighting, shepard_cuda_layout layout,
-            bool clamp, int multiprocessors, cudaStream_t stream)
+            const PointPiece &piece, float smoothing2, shepard_cuda_weighting weighting, shepard_cuda_layout layout,
+            bool clamp, cudaStream_t stream)
 {
+  dim3 list_blocks ((queries.count + kThreads - 1) / kThreads, 1, (unsigned) piece.group_count);
   if (weighting == SHEPARD_CUDA_WEIGHTING_NAIVE)
     {
-      int blocks = (queries.count + kThreads - 1) / kThreads;
       if (layout == SHEPARD_CUDA_LAYOUT_SOA)
         naive_kernel<InverseSquare, SHEPARD_CUDA_LAYOUT_SOA>
-            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk, smoothing2);
+            <<<list_blocks, kThreads, 0, stream>>> (points, queries, stage1, piece, smoothing2);
       else
         naive_kernel<InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS>
-            <<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk, smoothing2);
+            <<<list_blocks, kThreads, 0, stream>>> (points, queries, stage1, piece, smoothing2);
       return cudaGetLastError ();
     }
   if (!queries.is_grid)
     {
-      int blocks = (queries.count + kThreads - 1) / kThreads;
-      tiled_list_kernel<InverseSquare><<<blocks, kThreads, 0, stream>>> (points, queries, stage1, chunk,
-                                                                          smoothing2);
+      tiled_list_kernel<InverseSquare><<<list_blocks, kThreads, 0, stream>>> (points, queries, stage1, piece,
+                                                                               smoothing2);
       return cudaGetLastError ();
     }
-  // Eight queries per thread share each point read, but a small raster then makes too few blocks to fill the
-  // device: take the most queries per thread that still give every multiprocessor two blocks.
-  int band_rows = queries.count / queries.width;
-  int columns = (queries.width + kPatchColumns - 1) / kPatchColumns;
-  auto blocks_for = [&] (int q) { return dim3 (columns, (band_rows + kRowsOfThreads * q - 1) / (kRowsOfThreads * q)); };
-  auto enough = [&] (int q) { dim3 b = blocks_for (q); return (long long) b.x * b.y >= 2LL * multiprocessors; };
-  int q = enough (kQueriesPerThread) ? kQueriesPerThread : enough (2) ? 2 : 1;
-  dim3 blocks = blocks_for (q);
-  if (layout == SHEPARD_CUDA_LAYOUT_SOA)
-    {
-      if (q == kQueriesPerThread)
-        return launch_tiled<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (
-            blocks, points, queries, stage1, chunk, smoothing2, clamp, multiprocessors, stream);
-      if (q == 2)
-        return launch_tiled<2, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (blocks, points, queries, stage1, chunk,
-                                                                       smoothing2, clamp, multiprocessors, stream);
-      return launch_tiled<1, InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (blocks, points, queries, stage1, chunk,
-                                                                     smoothing2, clamp, multiprocessors, stream);
-    }
-  if (q == kQueriesPerThread)
-    return launch_tiled<kQueriesPerThread, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (
-        blocks, points, queries, stage1, chunk, smoothing2, clamp, multiprocessors, stream);
-  if (q == 2)
-    return launch_tiled<2, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (blocks, points, queries, stage1, chunk,
-                                                                    smoothing2, clamp, multiprocessors, stream);
-  return launch_tiled<1, InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (blocks, points, queries, stage1, chunk,
-                                                                  smoothing2, clamp, multiprocessors, stream);
+  return layout == SHEPARD_CUDA_LAYOUT_SOA
+             ? launch_tiled<InverseSquare, SHEPARD_CUDA_LAYOUT_SOA> (points, queries, stage1, piece, smoothing2, clamp,
+                                                                     stream)
+             : launch_tiled<InverseSquare, SHEPARD_CUDA_LAYOUT_AOAS> (points, queries, stage1, piece, smoothing2,
+                                                                      clamp, stream);
 }
 
 } // namespace
@@ -431,22 +498,35 @@ choose_point_splits (const void *kernel, int threads, int multiprocessors, long 
   return cudaSuccess;
 }
 
-cudaError_t
-finish_stage2 (const Stage1Outputs &stage1, int count, cudaStream_t stream)
+PointGroups
+point_groups (size_t n, int most)
 {
-  finish_kernel<<<(count + kThreads - 1) / kThreads, kThreads, 0, stream>>> (stage1, count);
+  // Groups of at least four tiles.
+  size_t tiles = (n + kTilePoints - 1) / kTilePoints;
+  size_t wanted = tiles / 4;
+  wanted = wanted < 1 ? 1 : wanted > (size_t) most ? (size_t) most : wanted;
+  PointGroups groups;
+  groups.n = n;
+  groups.group_points = (tiles + wanted - 1) / wanted * kTilePoints;
+  groups.count = n == 0 ? 1 : (int) ((n + groups.group_points - 1) / groups.group_points);
+  return groups;
+}
+
+cudaError_t
+finish_stage2 (const Stage1Outputs &stage1, int groups, int count, cudaStream_t stream)
+{
+  finish_kernel<<<(count + kThreads - 1) / kThreads, kThreads, 0, stream>>> (stage1, groups, count);
   return cudaGetLastError ();
 }
 
 cudaError_t
 launch_stage2 (const DevicePoints &points, const QuerySource &queries, const Stage1Outputs &stage1,
-               const PointChunk &chunk, bool inverse_square, float smoothing2, shepard_cuda_weighting weighting,
-               shepard_cuda_layout layout, bool clamp, int multiprocessors, cudaStream_t stream)
+               const PointPiece &piece, bool inverse_square, float smoothing2, shepard_cuda_weighting weighting,
+               shepard_cuda_layout layout, bool clamp, cudaStream_t stream)
 {
-  return inverse_square ? launch_for<true> (points, queries, stage1, chunk, smoothing2, weighting, layout, clamp,
-                                            multiprocessors, stream)
-                        : launch_for<false> (points, queries, stage1, chunk, smoothing2, weighting, layout, clamp,
-                                             multiprocessors, stream);
+  return inverse_square
+             ? launch_for<true> (points, queries, stage1, piece, smoothing2, weighting, layout, clamp, stream)
+             : launch_for<false> (points, queries, stage1, piece, smoothing2, weighting, layout, clamp, stream);
 }
 
 cudaError_t

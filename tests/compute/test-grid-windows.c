@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Windows of a raster and parts of a layer (shepard-engine.h): a raster cut into windows aligned to
- * SHEPARD_GRID_WINDOW_ALIGN gives every cell the value the whole raster gives it, to the bit, on the CPU; an engine
- * holding only the points around a window, with the whole layer's extent, gives that window's cells the values an
- * engine holding every point gives them, to the bit. */
+ * SHEPARD_GRID_WINDOW_ALIGN gives every cell the value the whole raster gives it, to the bit, on the CPU and on the
+ * GPU; an engine holding only the points around a window, with the whole layer's extent, gives that window's cells
+ * the values an engine holding every point gives them, to the bit. The GPU's cases skip, saying why, where there is
+ * no CUDA device. */
 #include "engine-test-support.h"
 #include "point-layouts.h"
 
@@ -80,15 +81,17 @@ cells_differing (const double *a, const double *b, size_t n)
   return differing;
 }
 
+/* The GPU computes in float32 only. The windows of 16 x 24 cells start off the brute force's patch lattice of 64 x 32
+ * cells, which must not change a value. */
 static void
-test_windows_equal_whole (gconstpointer data)
+windows_equal_whole (const window_case *test, shepard_backend backend)
 {
-  const window_case *test = data;
   point_set *points = point_set_new (POINT_LAYOUT_CLUSTERS, POINT_COUNT, 71);
   size_t cells = whole_grid.width * whole_grid.height;
-  for (shepard_precision precision = SHEPARD_PRECISION_FLOAT32; precision <= SHEPARD_PRECISION_FLOAT64; precision++)
+  shepard_precision last = backend == SHEPARD_BACKEND_CUDA ? SHEPARD_PRECISION_FLOAT32 : SHEPARD_PRECISION_FLOAT64;
+  for (shepard_precision precision = SHEPARD_PRECISION_FLOAT32; precision <= last; precision++)
     {
-      shepard_engine *engine = engine_on_with_points (SHEPARD_BACKEND_CPU, precision, 2, points);
+      shepard_engine *engine = engine_on_with_points (backend, precision, 2, points);
       shepard_params params = params_of (test);
       double *whole = g_new (double, cells), *pasted = g_new (double, cells), *part = g_new (double, cells);
       interpolate_grid_or_fail (engine, &params, &whole_grid, whole);
@@ -100,7 +103,8 @@ test_windows_equal_whole (gconstpointer data)
             paste (pasted, &window, part);
           }
       size_t differing = cells_differing (pasted, whole, cells);
-      g_test_message ("%s %s: %zu of %zu cells differ", test->name, precision_name (precision), differing, cells);
+      g_test_message ("%s %s %s: %zu of %zu cells differ", test->name, shepard_engine_describe (engine),
+                      precision_name (precision), differing, cells);
       g_assert_cmpuint (differing, ==, 0);
       g_free (whole);
       g_free (pasted);
@@ -108,6 +112,19 @@ test_windows_equal_whole (gconstpointer data)
       shepard_engine_free (engine);
     }
   point_set_free (points);
+}
+
+static void
+test_windows_equal_whole (gconstpointer data)
+{
+  windows_equal_whole (data, SHEPARD_BACKEND_CPU);
+}
+
+static void
+test_windows_equal_whole_on_gpu (gconstpointer data)
+{
+  if (cuda_device_or_skip ())
+    windows_equal_whole (data, SHEPARD_BACKEND_CUDA);
 }
 
 /* The whole layer's extent, its hull given as every point (the engine takes their hull). */
@@ -158,13 +175,12 @@ points_near (const point_set *points, const shepard_grid *window, double halo)
  * nearest of each cell lies within 80 map units on the uniform layout, checked below) gives the whole engine's values
  * to the bit. */
 static void
-test_part_equals_whole (gconstpointer data)
+part_equals_whole (const window_case *test, shepard_backend backend)
 {
-  const window_case *test = data;
   point_set *points = point_set_new (POINT_LAYOUT_UNIFORM, POINT_COUNT, 72);
   shepard_grid window = window_of (24, 32, 8, 16);
   double halo = 80.0;
-  shepard_engine *engine = engine_on_with_points (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT32, 2, points);
+  shepard_engine *engine = engine_on_with_points (backend, SHEPARD_PRECISION_FLOAT32, 2, points);
 
   /* The halo holds every cell's 16 nearest (and the radius): the part is exact by construction. */
   size_t cells = window.width * window.height;
@@ -181,7 +197,8 @@ test_part_equals_whole (gconstpointer data)
   point_set *near = points_near (points, &window, halo);
   g_assert_cmpuint (near->count, <, points->count / 5);
   shepard_layer_extent whole = extent_of (points);
-  shepard_engine *part = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT32, 2, &error);
+  shepard_engine *part = shepard_engine_new (backend, SHEPARD_PRECISION_FLOAT32, 2, &error);
+  g_assert_nonnull (part);
   const double *const fields[1] = { near->z };
   assert_engine_status (shepard_engine_set_points_part (part, near->x, near->y, fields, 1, near->count, &whole,
                                                         &error), &error, SHEPARD_OK);
@@ -204,6 +221,19 @@ test_part_equals_whole (gconstpointer data)
   point_set_free (points);
   shepard_engine_free (part);
   shepard_engine_free (engine);
+}
+
+static void
+test_part_equals_whole (gconstpointer data)
+{
+  part_equals_whole (data, SHEPARD_BACKEND_CPU);
+}
+
+static void
+test_part_equals_whole_on_gpu (gconstpointer data)
+{
+  if (cuda_device_or_skip ())
+    part_equals_whole (data, SHEPARD_BACKEND_CUDA);
 }
 
 /* What a part refuses: points beyond the layer's box or range, and area=hull without the layer's hull. */
@@ -256,10 +286,14 @@ main (int argc, char **argv)
     {
       g_autofree char *windows = g_strdup_printf ("/grid-windows/equal-whole/%s", cases[i].name);
       g_test_add_data_func (windows, &cases[i], test_windows_equal_whole);
+      g_autofree char *gpu_windows = g_strdup_printf ("/grid-windows/gpu/equal-whole/%s", cases[i].name);
+      g_test_add_data_func (gpu_windows, &cases[i], test_windows_equal_whole_on_gpu);
       if (cases[i].neighbors > 0 || cases[i].radius > 0.0)
         {
           g_autofree char *part = g_strdup_printf ("/grid-windows/part-of-layer/%s", cases[i].name);
           g_test_add_data_func (part, &cases[i], test_part_equals_whole);
+          g_autofree char *gpu_part = g_strdup_printf ("/grid-windows/gpu/part-of-layer/%s", cases[i].name);
+          g_test_add_data_func (gpu_part, &cases[i], test_part_equals_whole_on_gpu);
         }
     }
   g_test_add_func ("/grid-windows/part-refusals", test_part_refusals);

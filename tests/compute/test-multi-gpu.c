@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Several GPUs (shepard-engine.h, "Several GPUs"): an interpolation's slices handed out to two backends or more give,
- * bit for bit, what they give whatever their number, and what one GPU gives within float32 rounding. On one GPU the
- * sets {0, 0} and {0, 0, 0} put two and three backends, each with its own stream and its own thread, on that GPU: the
- * hand-out, the per-GPU copies of the points and the tree, progress and cancel all run as they do on several GPUs.
+/* Several GPUs (shepard-engine.h, "Several GPUs"): the slices of an interpolation or a cross-validation handed out to
+ * two backends or more give, bit for bit, what they give whatever their number, and what one GPU gives in its own
+ * slices (or, cross-validating, in one go). On one GPU the sets {0, 0} and {0, 0, 0} put two and three backends,
+ * each with its own stream and its own thread, on that GPU: the hand-out, the per-GPU copies of the points and the
+ * tree, progress and cancel all run as they do on several GPUs.
  * With two GPUs or more, every GPU too. Every case skips, saying why, where there is no CUDA device. */
 #include "engine-test-support.h"
 #include "point-layouts.h"
+#include "reference-interpolation.h"
 
 #include <glib.h>
 #include <math.h>
@@ -53,16 +55,22 @@ params_of (const multi_case *test)
 }
 
 static shepard_engine *
-engine_on (const shepard_gpu_set *gpus)
+engine_holding (const shepard_gpu_set *gpus, const point_set *points)
 {
   shepard_error error = { SHEPARD_OK, "" };
   shepard_engine *engine = shepard_engine_new_on_gpus (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, 2, gpus,
                                                        &error);
   if (!engine)
     g_error ("no engine: %s", error.message);
-  assert_engine_status (shepard_engine_set_points (engine, shared_points->x, shared_points->y, shared_points->z,
-                                                   shared_points->count, &error), &error, SHEPARD_OK);
+  assert_engine_status (shepard_engine_set_points (engine, points->x, points->y, points->z, points->count, &error),
+                        &error, SHEPARD_OK);
   return engine;
+}
+
+static shepard_engine *
+engine_on (const shepard_gpu_set *gpus)
+{
+  return engine_holding (gpus, shared_points);
 }
 
 typedef struct {
@@ -81,30 +89,6 @@ planes_free (planes *p)
   g_free (p->values);
   g_free (p->alpha);
   g_free (p->r_obs);
-}
-
-/* One GPU sums in larger slices than several: each value within float32 rounding of the order its sums round in. */
-#define ONE_GPU_TOLERANCE 1e-5
-
-static void
-assert_planes_close (const planes *actual, const planes *expected, size_t count, const char *what)
-{
-  deviation_tally values, alphas;
-  deviation_tally_init (&values, what, ONE_GPU_TOLERANCE);
-  deviation_tally_init (&alphas, what, ONE_GPU_TOLERANCE);
-  double scale = point_set_value_scale (shared_points);
-  for (size_t i = 0; i < count; i++)
-    {
-      if (isnan (expected->values[i]))
-        {
-          g_assert_true (isnan (actual->values[i]));
-          continue;
-        }
-      deviation_tally_add (&values, i, actual->values[i], expected->values[i], scale);
-      deviation_tally_add (&alphas, i, actual->alpha[i], expected->alpha[i], expected->alpha[i]);
-    }
-  deviation_tally_check (&values);
-  deviation_tally_check (&alphas);
 }
 
 static void
@@ -151,10 +135,9 @@ test_equal_to_one_gpu (gconstpointer data)
   interpolate_or_fail (triple, &params, &actual);
   assert_planes_equal (&actual, &expected, cells, "three backends on GPU 0 against two");
   interpolate_or_fail (single, &params, &alone);
-  assert_planes_close (&alone, &expected, cells, "one GPU against two backends");
+  assert_planes_equal (&alone, &expected, cells, "one GPU against two backends");
   interpolate_or_fail (every, &params, &actual);
-  assert_planes_equal (&actual, shepard_engine_gpu_count (every) > 1 ? &expected : &alone, cells,
-                       "every GPU against as many backends on GPU 0");
+  assert_planes_equal (&actual, &expected, cells, "every GPU against two backends on GPU 0");
 
   /* Explicit query points: the grid's cell centres, a list, in slices of their own. */
   double *x = g_new (double, cells), *y = g_new (double, cells);
@@ -163,13 +146,18 @@ test_equal_to_one_gpu (gconstpointer data)
   shepard_error error = { SHEPARD_OK, "" };
   memset (expected.r_obs, 0, cells * sizeof (double));
   memset (actual.r_obs, 0, cells * sizeof (double));
+  memset (alone.r_obs, 0, cells * sizeof (double));
   shepard_outputs pair_outputs = { expected.values, expected.alpha, expected.r_obs };
   shepard_outputs triple_outputs = { actual.values, actual.alpha, actual.r_obs };
+  shepard_outputs single_outputs = { alone.values, alone.alpha, alone.r_obs };
   assert_engine_status (shepard_engine_interpolate_points (pair, &params, x, y, cells, &pair_outputs, NULL, NULL,
                                                            &error), &error, SHEPARD_OK);
   assert_engine_status (shepard_engine_interpolate_points (triple, &params, x, y, cells, &triple_outputs, NULL, NULL,
                                                            &error), &error, SHEPARD_OK);
   assert_planes_equal (&actual, &expected, cells, "query points, three backends against two");
+  assert_engine_status (shepard_engine_interpolate_points (single, &params, x, y, cells, &single_outputs, NULL, NULL,
+                                                           &error), &error, SHEPARD_OK);
+  assert_planes_equal (&alone, &expected, cells, "query points, one GPU against two backends");
 
   g_free (x);
   g_free (y);
@@ -234,6 +222,220 @@ test_progress_and_cancel (void)
   shepard_engine_free (pair);
 }
 
+/* --- Cross-validation: the GPUs share the points' sorted slots in slices (an eighth of the points each), and one GPU
+ * runs them all in one go; every prediction, alpha and residual and the summary are equal bit for bit. */
+
+/* Enough points that the all-points stage takes several bands of slots and two launches per band (pieces of each
+ * group of points, whose running sums a launch continues), on one GPU and in a slice. */
+#define CV_POINT_COUNT 1000000
+#define CV_SEED 29
+/* Predictions checked against the float64 reference, per case (each sorts the distances to every point). */
+#define CV_SAMPLES 6
+/* GPU predictions against float64: as test-cuda's cross-validation. */
+#define CV_TOLERANCE 1e-5
+
+typedef struct {
+  const char *name;
+  shepard_method method;
+  int neighbors;
+  double radius;
+  size_t folds;
+} cv_case;
+
+static const cv_case cv_cases[] = {
+  { "loo-aidw-all", SHEPARD_METHOD_AIDW, SHEPARD_NEIGHBORS_ALL, 0.0, SHEPARD_FOLDS_LEAVE_ONE_OUT },
+  { "loo-idw-p2-all", SHEPARD_METHOD_IDW, SHEPARD_NEIGHBORS_ALL, 0.0, SHEPARD_FOLDS_LEAVE_ONE_OUT },
+  { "5-fold-aidw-all", SHEPARD_METHOD_AIDW, SHEPARD_NEIGHBORS_ALL, 0.0, 5 },
+  { "loo-aidw-nearest-16", SHEPARD_METHOD_AIDW, 16, 0.0, SHEPARD_FOLDS_LEAVE_ONE_OUT },
+  { "loo-idw-radius", SHEPARD_METHOD_IDW, SHEPARD_NEIGHBORS_ALL, 5.0, SHEPARD_FOLDS_LEAVE_ONE_OUT },
+};
+
+static point_set *cv_points;
+
+static shepard_params
+cv_params_of (const cv_case *test)
+{
+  shepard_params params;
+  if (test->method == SHEPARD_METHOD_AIDW)
+    shepard_params_init_aidw (&params);
+  else
+    shepard_params_init_idw (&params);
+  params.neighbors = test->neighbors;
+  params.radius1 = params.radius2 = test->radius;
+  return params;
+}
+
+typedef struct {
+  double *prediction, *residual, *alpha;
+  size_t *fold;
+  shepard_cv_summary summary;
+} cv_run;
+
+static cv_run
+cv_run_new (size_t n)
+{
+  return (cv_run) { g_new (double, n), g_new (double, n), g_new (double, n), g_new (size_t, n), { 0 } };
+}
+
+static void
+cv_run_free (cv_run *run)
+{
+  g_free (run->prediction);
+  g_free (run->residual);
+  g_free (run->alpha);
+  g_free (run->fold);
+}
+
+static shepard_status
+cross_validate (shepard_engine *engine, const shepard_params *params, size_t folds, cv_run *run,
+                shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  shepard_cv_outputs outputs = { run->prediction, run->residual, run->alpha, run->fold };
+  return shepard_engine_cross_validate (engine, params, folds, CV_SEED, &outputs, &run->summary, progress,
+                                        progress_data, error);
+}
+
+static void
+cross_validate_or_fail (shepard_engine *engine, const shepard_params *params, size_t folds, cv_run *run)
+{
+  shepard_error error = { SHEPARD_OK, "" };
+  assert_engine_status (cross_validate (engine, params, folds, run, NULL, NULL, &error), &error, SHEPARD_OK);
+}
+
+static void
+assert_runs_equal (const cv_run *actual, const cv_run *expected, size_t n, const char *what)
+{
+  size_t differing = 0;
+  for (size_t i = 0; i < n; i++)
+    differing += memcmp (&actual->prediction[i], &expected->prediction[i], sizeof (double)) != 0
+                 || memcmp (&actual->residual[i], &expected->residual[i], sizeof (double)) != 0
+                 || memcmp (&actual->alpha[i], &expected->alpha[i], sizeof (double)) != 0
+                 || actual->fold[i] != expected->fold[i];
+  g_test_message ("%s: %zu of %zu points differ; RMSE %.9g against %.9g", what, differing, n, actual->summary.rmse,
+                  expected->summary.rmse);
+  g_assert_cmpuint (differing, ==, 0);
+  g_assert_cmpuint (actual->summary.n, ==, expected->summary.n);
+  g_assert_cmpmem (&actual->summary.me, sizeof (double), &expected->summary.me, sizeof (double));
+  g_assert_cmpmem (&actual->summary.mae, sizeof (double), &expected->summary.mae, sizeof (double));
+  g_assert_cmpmem (&actual->summary.rmse, sizeof (double), &expected->summary.rmse, sizeof (double));
+  g_assert_cmpmem (&actual->summary.r2, sizeof (double), &expected->summary.r2, sizeof (double));
+}
+
+/* A few predictions against the float64 reference over the points outside each one's fold: points whose training set
+ * spans the whole layer's box (so that its study area and coincident tolerance are the layer's, as cross-validation
+ * keeps them) and whose neighbourhood is not ambiguous. */
+static void
+assert_samples_match_reference (const cv_run *run, const shepard_params *params)
+{
+  const point_set *points = cv_points;
+  size_t n = points->count;
+  double *x = g_new (double, n), *y = g_new (double, n), *z = g_new (double, n);
+  reference_data layer;
+  reference_data_init (&layer, points->x, points->y, points->z, n);
+  deviation_tally values, alphas;
+  deviation_tally_init (&values, "sampled predictions against float64", CV_TOLERANCE);
+  deviation_tally_init (&alphas, "sampled alphas against float64", CV_TOLERANCE);
+  double scale = point_set_value_scale (points);
+  size_t compared = 0;
+  for (size_t s = 0; s < CV_SAMPLES; s++)
+    {
+      size_t i = (2 * s + 1) * n / (2 * CV_SAMPLES), count = 0;
+      for (size_t j = 0; j < n; j++)
+        if (run->fold[j] != run->fold[i])
+          {
+            x[count] = points->x[j];
+            y[count] = points->y[j];
+            z[count] = points->z[j];
+            count++;
+          }
+      reference_data training;
+      reference_data_init (&training, x, y, z, count);
+      if (training.x_min != layer.x_min || training.x_max != layer.x_max || training.y_min != layer.y_min
+          || training.y_max != layer.y_max)
+        continue;
+      reference_result expected;
+      reference_interpolate (&training, params, points->x[i], points->y[i], &expected);
+      if (expected.neighbourhood_ambiguous)
+        continue;
+      compared++;
+      if (isnan (expected.value))
+        {
+          g_assert_true (isnan (run->prediction[i]));
+          continue;
+        }
+      deviation_tally_add (&values, i, run->prediction[i], expected.value, scale);
+      double alpha = params->method == SHEPARD_METHOD_AIDW ? expected.alpha : params->power;
+      deviation_tally_add (&alphas, i, run->alpha[i], alpha, alpha);
+    }
+  g_test_message ("%zu of %d sampled points compared with the float64 reference", compared, CV_SAMPLES);
+  g_assert_cmpuint (compared, >, 0);
+  deviation_tally_check (&values);
+  deviation_tally_check (&alphas);
+  g_free (x);
+  g_free (y);
+  g_free (z);
+}
+
+static void
+test_cv_equal_to_one_gpu (gconstpointer data)
+{
+  if (!cuda_device_or_skip ())
+    return;
+  const cv_case *test = data;
+  shepard_params params = cv_params_of (test);
+  size_t n = cv_points->count;
+  shepard_gpu_set one = { 1, { 0 } }, two_on_one = { 2, { 0, 0 } }, three_on_one = { 3, { 0, 0, 0 } };
+  shepard_engine *single = engine_holding (&one, cv_points), *pair = engine_holding (&two_on_one, cv_points);
+  shepard_engine *triple = engine_holding (&three_on_one, cv_points), *every = engine_holding (NULL, cv_points);
+  g_test_message ("%s: %s; %s", test->name, shepard_engine_describe (triple), shepard_engine_describe (every));
+  cv_run alone = cv_run_new (n), actual = cv_run_new (n);
+  cross_validate_or_fail (single, &params, test->folds, &alone);
+  assert_samples_match_reference (&alone, &params);
+  cross_validate_or_fail (pair, &params, test->folds, &actual);
+  assert_runs_equal (&actual, &alone, n, "two backends on GPU 0 against one GPU");
+  cross_validate_or_fail (triple, &params, test->folds, &actual);
+  assert_runs_equal (&actual, &alone, n, "three backends on GPU 0 against one GPU");
+  cross_validate_or_fail (every, &params, test->folds, &actual);
+  assert_runs_equal (&actual, &alone, n, "every GPU against one GPU");
+  cv_run_free (&alone);
+  cv_run_free (&actual);
+  shepard_engine_free (single);
+  shepard_engine_free (pair);
+  shepard_engine_free (triple);
+  shepard_engine_free (every);
+}
+
+/* As for an interpolation: progress on the calling thread only, rising to 1; a cancel stops every GPU, and the engine
+ * then gives what it gave before. */
+static void
+test_cv_progress_and_cancel (void)
+{
+  if (!cuda_device_or_skip ())
+    return;
+  shepard_params params = cv_params_of (&cv_cases[0]);
+  size_t n = cv_points->count;
+  shepard_gpu_set two_on_one = { 2, { 0, 0 } };
+  shepard_engine *pair = engine_holding (&two_on_one, cv_points);
+  cv_run first = cv_run_new (n), again = cv_run_new (n);
+  shepard_error error = { SHEPARD_OK, "" };
+
+  progress_record record = { g_thread_self (), 0, 0.0, 0 };
+  assert_engine_status (cross_validate (pair, &params, SHEPARD_FOLDS_LEAVE_ONE_OUT, &first, record_progress, &record,
+                                        &error), &error, SHEPARD_OK);
+  g_assert_cmpfloat (record.last, ==, 1.0);
+  g_assert_cmpuint (record.calls, >=, 2);
+
+  progress_record cancelling = { g_thread_self (), 0, 0.0, 2 };
+  assert_engine_status (cross_validate (pair, &params, SHEPARD_FOLDS_LEAVE_ONE_OUT, &again, record_progress,
+                                        &cancelling, &error), &error, SHEPARD_ERROR_CANCELLED);
+
+  cross_validate_or_fail (pair, &params, SHEPARD_FOLDS_LEAVE_ONE_OUT, &again);
+  assert_runs_equal (&again, &first, n, "after a cancel");
+  cv_run_free (&first);
+  cv_run_free (&again);
+  shepard_engine_free (pair);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -253,7 +455,16 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &cases[i], test_equal_to_one_gpu);
     }
   g_test_add_func ("/multi-gpu/progress-and-cancel", test_progress_and_cancel);
+  size_t cv_count = max_points ? MIN (g_ascii_strtoull (max_points, NULL, 10), CV_POINT_COUNT) : CV_POINT_COUNT;
+  cv_points = point_set_new (POINT_LAYOUT_CLUSTERS, cv_count, 1717);
+  for (size_t i = 0; i < G_N_ELEMENTS (cv_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/multi-gpu/cross-validation/equal-to-one/%s", cv_cases[i].name);
+      g_test_add_data_func (path, &cv_cases[i], test_cv_equal_to_one_gpu);
+    }
+  g_test_add_func ("/multi-gpu/cross-validation/progress-and-cancel", test_cv_progress_and_cancel);
   int status = g_test_run ();
   point_set_free (shared_points);
+  point_set_free (cv_points);
   return status;
 }
