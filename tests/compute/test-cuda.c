@@ -487,6 +487,7 @@ test_cross_validation (gconstpointer data)
 typedef struct {
   int calls;
   int cancel_at; /* the call that answers false; 0: none */
+  gboolean cancel_once_begun; /* answer false at the first call past 0 */
   double last_fraction;
   gboolean monotonic;
 } progress_record;
@@ -499,11 +500,12 @@ record_progress (double fraction, const char *message, void *data)
   record->monotonic &= fraction >= record->last_fraction && fraction <= 1.0;
   record->last_fraction = fraction;
   g_assert_nonnull (message);
-  return record->calls != record->cancel_at;
+  return record->calls != record->cancel_at && !(record->cancel_once_begun && fraction > 0.0);
 }
 
 /* Cancel through the progress callback: at once, and between two launches of the all-points stage (400K points make
- * more than one); the engine answers again afterwards. */
+ * more than one; several GPUs may report 0 more than once before their first slices end); the engine answers again
+ * afterwards. */
 static void
 test_cross_validation_cancel (void)
 {
@@ -528,11 +530,11 @@ test_cross_validation_cancel (void)
   g_assert_cmpint (at_once.calls, ==, 1);
   g_assert_cmpuint (summary.n, ==, 12345);
 
-  progress_record midway = { .cancel_at = 2, .monotonic = TRUE };
+  progress_record midway = { .cancel_once_begun = TRUE, .monotonic = TRUE };
   assert_engine_status (shepard_engine_cross_validate (engine, &params, SHEPARD_FOLDS_LEAVE_ONE_OUT, 0, NULL,
                                                        &summary, record_progress, &midway, &error),
                         &error, SHEPARD_ERROR_CANCELLED);
-  g_assert_cmpint (midway.calls, ==, 2);
+  g_assert_cmpint (midway.calls, >=, 2);
   g_assert_cmpfloat (midway.last_fraction, >, 0.0);
   g_assert_cmpfloat (midway.last_fraction, <, 1.0);
   g_assert_cmpuint (summary.n, ==, 12345);
