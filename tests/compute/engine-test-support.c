@@ -153,3 +153,16 @@ deviation_tally_check (const deviation_tally *tally)
                   tally->worst_actual, tally->worst_expected);
   g_assert_cmpfloat (tally->worst, <=, tally->tolerance);
 }
+
+shepard_params
+params_with_neighbourhood (shepard_method method, int neighbors, double radius)
+{
+  shepard_params params;
+  if (method == SHEPARD_METHOD_AIDW)
+    shepard_params_init_aidw (&params);
+  else
+    shepard_params_init_idw (&params);
+  params.neighbors = neighbors;
+  params.radius1 = params.radius2 = radius;
+  return params;
+}

@@ -40,6 +40,9 @@ shepard_engine *engine_on_with_points (shepard_backend backend, shepard_precisio
                                        const point_set *points);
 
 /* shepard_engine_interpolate_grid into values (the first field); fails the test on an error. */
+/* The method's defaults with max_points `neighbors` and a circle of `radius` (0: none). */
+shepard_params params_with_neighbourhood (shepard_method method, int neighbors, double radius);
+
 void interpolate_grid_or_fail (shepard_engine *engine, const shepard_params *params, const shepard_grid *grid,
                                double *values);
 

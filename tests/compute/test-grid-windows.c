@@ -36,13 +36,7 @@ static const window_case cases[] = {
 static shepard_params
 params_of (const window_case *test)
 {
-  shepard_params params;
-  if (test->method == SHEPARD_METHOD_AIDW)
-    shepard_params_init_aidw (&params);
-  else
-    shepard_params_init_idw (&params);
-  params.neighbors = test->neighbors;
-  params.radius1 = params.radius2 = test->radius;
+  shepard_params params = params_with_neighbourhood (test->method, test->neighbors, test->radius);
   params.summation = test->summation;
   params.area_mode = test->area_mode;
   return params;

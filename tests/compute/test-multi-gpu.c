@@ -43,14 +43,8 @@ static point_set *shared_points;
 static shepard_params
 params_of (const multi_case *test)
 {
-  shepard_params params;
-  if (test->method == SHEPARD_METHOD_AIDW)
-    shepard_params_init_aidw (&params);
-  else
-    shepard_params_init_idw (&params);
+  shepard_params params = params_with_neighbourhood (test->method, test->neighbors, test->radius);
   params.summation = test->summation;
-  params.neighbors = test->neighbors;
-  params.radius1 = params.radius2 = test->radius;
   return params;
 }
 
@@ -255,14 +249,7 @@ static point_set *cv_points;
 static shepard_params
 cv_params_of (const cv_case *test)
 {
-  shepard_params params;
-  if (test->method == SHEPARD_METHOD_AIDW)
-    shepard_params_init_aidw (&params);
-  else
-    shepard_params_init_idw (&params);
-  params.neighbors = test->neighbors;
-  params.radius1 = params.radius2 = test->radius;
-  return params;
+  return params_with_neighbourhood (test->method, test->neighbors, test->radius);
 }
 
 typedef struct {
