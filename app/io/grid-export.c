@@ -145,7 +145,6 @@ typedef struct {
 typedef struct {
   shepard_engine *engine;
   size_t n_fields;
-  double *values; /* n_fields planes of a band of rows, field after field, as the engine writes them */
 } ExportEngine;
 
 typedef struct {
@@ -186,7 +185,7 @@ plan_fields (shepard_engine *engine, const ShepardGridExport *request, ExportPla
   plan->fields = g_memdup2 (fields, plan->n_fields * sizeof *fields);
   plan->engines = g_new0 (ExportEngine, plan->n_fields + 1);
   plan->engine_of_field = g_new0 (size_t, plan->n_fields);
-  plan->engines[plan->n_engines++] = (ExportEngine) { engine, shepard_engine_n_fields (engine), NULL };
+  plan->engines[plan->n_engines++] = (ExportEngine) { engine, shepard_engine_n_fields (engine) };
   for (size_t field = 0; field < plan->n_fields; field++)
     {
       size_t index = 0;
@@ -194,7 +193,7 @@ plan_fields (shepard_engine *engine, const ShepardGridExport *request, ExportPla
         index++;
       if (index == plan->n_engines)
         plan->engines[plan->n_engines++]
-          = (ExportEngine) { fields[field].engine, shepard_engine_n_fields (fields[field].engine), NULL };
+          = (ExportEngine) { fields[field].engine, shepard_engine_n_fields (fields[field].engine) };
       plan->engine_of_field[field] = index;
     }
 }
@@ -271,14 +270,51 @@ rows_per_band (const shepard_grid *grid, size_t band_bytes, size_t outputs)
   return CLAMP (rows, (size_t) SHEPARD_GRID_WINDOW_ALIGN, grid->height);
 }
 
+/* A band of rows in memory: the planes computed, and each engine's values (n_fields planes, field after field, as
+ * the engine writes them; a band of fewer rows than the most lies packed at its own size). The export keeps two, so
+ * that one band is written while the next is computed. */
+typedef struct {
+  double *memory;
+  double *rows_of[N_PLANES];
+  double **values; /* per engine */
+} BandBuffer;
+
+static void
+band_buffer_clear (BandBuffer *buffer)
+{
+  g_clear_pointer (&buffer->memory, g_free);
+  g_clear_pointer (&buffer->values, g_free);
+}
+
+static gboolean
+band_buffer_init (BandBuffer *buffer, const ExportPlan *plan, size_t band_cells, size_t n_computed)
+{
+  *buffer = (BandBuffer) { g_try_malloc_n (band_cells, n_computed * sizeof (double)), { NULL },
+                           g_new0 (double *, plan->n_engines) };
+  if (buffer->memory == NULL)
+    return FALSE;
+  double *next = buffer->memory;
+  for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
+    if (plan->computed[plane])
+      {
+        buffer->rows_of[plane] = next;
+        next += band_cells;
+      }
+  for (size_t i = 0; i < plan->n_engines; i++)
+    {
+      buffer->values[i] = next;
+      next += plan->engines[i].n_fields * band_cells;
+    }
+  return TRUE;
+}
+
 /* The rows of a band that a raster's band holds. */
 static const double *
-rows_for_band (const ExportPlan *plan, double *const *rows_of, const ExportBand *band, size_t cells)
+rows_for_band (const ExportPlan *plan, const BandBuffer *buffer, const ExportBand *band, size_t cells)
 {
   if (band->plane != PLANE_VALUES)
-    return rows_of[band->plane];
-  const ExportEngine *engine = &plan->engines[plan->engine_of_field[band->field]];
-  return engine->values + plan->fields[band->field].field * cells;
+    return buffer->rows_of[band->plane];
+  return buffer->values[plan->engine_of_field[band->field]] + plan->fields[band->field].field * cells;
 }
 
 /* A cell with no data is NaN in the engine's output (and a masked cell, in any plane): the raster's nodata value. */
@@ -292,22 +328,91 @@ write_nodata_for_nan (double *values, size_t count, double nodata)
 
 /* Sets the masked cells of a band of rows to NaN in every plane computed, values of every field included. */
 static gboolean
-mask_band (const ExportPlan *plan, const shepard_grid *grid, double *const *rows_of, size_t first_row, size_t rows,
+mask_band (const ExportPlan *plan, const shepard_grid *grid, const BandBuffer *buffer, size_t first_row, size_t rows,
            GError **error)
 {
   size_t cells = rows * grid->width;
   g_autoptr (GPtrArray) band_planes = g_ptr_array_new ();
 
   for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
-    if (rows_of[plane] != NULL)
-      g_ptr_array_add (band_planes, rows_of[plane]);
+    if (buffer->rows_of[plane] != NULL)
+      g_ptr_array_add (band_planes, buffer->rows_of[plane]);
   for (size_t i = 0; i < plan->n_engines; i++)
     for (size_t field = 0; field < plan->engines[i].n_fields; field++)
-      g_ptr_array_add (band_planes, plan->engines[i].values + field * cells);
+      g_ptr_array_add (band_planes, buffer->values[i] + field * cells);
   return shepard_grid_mask_apply (plan->mask, grid, first_row, rows, (double *const *) band_planes->pdata,
                                   band_planes->len, error);
 }
 
+/* The writing of a computed band: R from r_obs, the mask, nodata, and the rows into every raster. */
+typedef struct {
+  const ExportPlan *plan;
+  const shepard_grid *grid;
+  const BandBuffer *buffer;
+  size_t first_row, rows;
+  double r_exp, nodata;
+  GError *error;
+} BandWrite;
+
+static gpointer
+write_band (gpointer data)
+{
+  BandWrite *write = data;
+  const ExportPlan *plan = write->plan;
+  const BandBuffer *buffer = write->buffer;
+  size_t cells = write->rows * write->grid->width;
+
+  if (buffer->rows_of[PLANE_R] != NULL)
+    for (size_t i = 0; i < cells; i++)
+      buffer->rows_of[PLANE_R][i] = buffer->rows_of[PLANE_R_OBS][i] / write->r_exp;
+  if (plan->mask != NULL && !mask_band (plan, write->grid, buffer, write->first_row, write->rows, &write->error))
+    return GINT_TO_POINTER (FALSE);
+  for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
+    if (buffer->rows_of[plane] != NULL)
+      write_nodata_for_nan (buffer->rows_of[plane], cells, write->nodata);
+  for (size_t i = 0; i < plan->n_engines; i++)
+    write_nodata_for_nan (buffer->values[i], plan->engines[i].n_fields * cells, write->nodata);
+  for (size_t i = 0; i < plan->n_rasters; i++)
+    for (size_t b = 0; b < plan->rasters[i].n_bands; b++)
+      if (!shepard_atomic_raster_write_band_rows (plan->rasters[i].raster, b + 1, write->first_row, write->rows,
+                                                  rows_for_band (plan, buffer, &plan->rasters[i].bands[b], cells),
+                                                  &write->error))
+        return GINT_TO_POINTER (FALSE);
+  return GINT_TO_POINTER (TRUE);
+}
+
+/* The band being written while the next is computed: a thread of its own, or none (written already). */
+typedef struct {
+  GThread *thread;
+  BandWrite write;
+} BandWriter;
+
+/* Writes the band in the background, or here if no thread can start. */
+static void
+band_writer_start (BandWriter *writer, const BandWrite *write)
+{
+  writer->write = *write;
+  writer->thread = g_thread_try_new ("shepard-export-writer", write_band, &writer->write, NULL);
+  if (writer->thread == NULL)
+    write_band (&writer->write);
+}
+
+/* Waits for the band being written; FALSE with its error (into error when not NULL, else dropped) if it failed. */
+static gboolean
+band_writer_finish (BandWriter *writer, GError **error)
+{
+  if (writer->thread != NULL)
+    g_thread_join (g_steal_pointer (&writer->thread));
+  if (writer->write.error == NULL)
+    return TRUE;
+  if (error != NULL && *error == NULL)
+    g_propagate_error (error, g_steal_pointer (&writer->write.error));
+  g_clear_error (&writer->write.error);
+  return FALSE;
+}
+
+/* Computes the bands one after another, each written (GDAL) while the next is computed (the engine), so that an
+ * export takes about the longer of the two, not their sum. */
 static gboolean
 compute_and_write (const shepard_params *params, const shepard_grid *grid, const ExportPlan *plan, double r_exp,
                    double nodata, size_t band_bytes, const ShepardScaledProgress *compute_progress, GError **error)
@@ -320,25 +425,16 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
 
   size_t band_rows = rows_per_band (grid, band_bytes, n_computed);
   size_t band_cells = band_rows * grid->width;
-  g_autofree double *memory = g_try_malloc_n (band_cells, n_computed * sizeof (double));
-  if (memory == NULL)
+  BandBuffer buffers[2] = { { 0 }, { 0 } };
+  gboolean ok = band_buffer_init (&buffers[0], plan, band_cells, n_computed)
+                && band_buffer_init (&buffers[1], plan, band_cells, n_computed);
+  if (!ok)
     {
+      for (int b = 0; b < 2; b++)
+        band_buffer_clear (&buffers[b]);
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
-                   "not enough memory for a band of %zu x %zu cells", grid->width, band_rows);
+                   "not enough memory for two bands of %zu x %zu cells", grid->width, band_rows);
       return FALSE;
-    }
-  double *rows_of[N_PLANES] = { NULL };
-  double *next = memory;
-  for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
-    if (plan->computed[plane])
-      {
-        rows_of[plane] = next;
-        next += band_cells;
-      }
-  for (size_t i = 0; i < plan->n_engines; i++)
-    {
-      plan->engines[i].values = next;
-      next += plan->engines[i].n_fields * band_cells;
     }
 
   /* Each engine sums the whole grid one way: resolved for the whole grid, not band by band. */
@@ -350,10 +446,12 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
                                                              grid->width * grid->height);
     }
 
-  for (size_t first_row = 0; first_row < grid->height; first_row += band_rows)
+  BandWriter writer = { 0 };
+  size_t band_index = 0;
+  for (size_t first_row = 0; ok && first_row < grid->height; first_row += band_rows, band_index++)
     {
+      const BandBuffer *buffer = &buffers[band_index % 2];
       size_t rows = MIN (band_rows, grid->height - first_row);
-      size_t cells = rows * grid->width;
       shepard_grid band = *grid;
       band.first_row = grid->first_row + first_row;
       band.height = rows;
@@ -361,16 +459,15 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
       band_progress.start += compute_progress->span * (double) first_row / (double) grid->height;
       band_progress.span *= (double) rows / (double) grid->height;
 
-      for (size_t i = 0; i < plan->n_engines; i++)
+      for (size_t i = 0; ok && i < plan->n_engines; i++)
         {
           ShepardScaledProgress engine_progress = band_progress;
           engine_progress.start += band_progress.span * (double) i / (double) plan->n_engines;
           engine_progress.span /= (double) plan->n_engines;
-          /* The values of a band of fewer rows than band_rows lie packed, field after field, at that band's size. */
           shepard_outputs outputs = {
-            .values = plan->engines[i].values,
-            .alpha = i == 0 ? rows_of[PLANE_ALPHA] : NULL,
-            .r_obs = i == 0 ? rows_of[PLANE_R_OBS] : NULL,
+            .values = buffer->values[i],
+            .alpha = i == 0 ? buffer->rows_of[PLANE_ALPHA] : NULL,
+            .r_obs = i == 0 ? buffer->rows_of[PLANE_R_OBS] : NULL,
           };
           shepard_error engine_error = { 0 };
           if (shepard_engine_interpolate_grid (plan->engines[i].engine, &engine_params[i], &band, &outputs,
@@ -378,29 +475,22 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
               != SHEPARD_OK)
             {
               shepard_app_error_set_from_engine (error, &engine_error);
-              return FALSE;
+              ok = FALSE;
             }
         }
-      if (rows_of[PLANE_R] != NULL)
-        for (size_t i = 0; i < cells; i++)
-          rows_of[PLANE_R][i] = rows_of[PLANE_R_OBS][i] / r_exp;
-      if (plan->mask != NULL && !mask_band (plan, grid, rows_of, first_row, rows, error))
-        return FALSE;
-      for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
-        if (rows_of[plane] != NULL)
-          write_nodata_for_nan (rows_of[plane], cells, nodata);
-      for (size_t i = 0; i < plan->n_engines; i++)
-        write_nodata_for_nan (plan->engines[i].values, plan->engines[i].n_fields * cells, nodata);
-      for (size_t i = 0; i < plan->n_rasters; i++)
-        for (size_t b = 0; b < plan->rasters[i].n_bands; b++)
-          if (!shepard_atomic_raster_write_band_rows (plan->rasters[i].raster, b + 1, first_row, rows,
-                                                      rows_for_band (plan, rows_of, &plan->rasters[i].bands[b], cells),
-                                                      error))
-            return FALSE;
+      /* The band before this one goes first; its failure stops the export as this band's would. */
+      ok = band_writer_finish (&writer, ok ? error : NULL) && ok;
+      if (!ok)
+        break;
+      BandWrite write = { plan, grid, buffer, first_row, rows, r_exp, nodata, NULL };
+      band_writer_start (&writer, &write);
       if (!shepard_scaled_progress_report (1.0, NULL, &band_progress))
-        return report_cancelled (error);
+        ok = report_cancelled (error);
     }
-  return TRUE;
+  ok = band_writer_finish (&writer, ok ? error : NULL) && ok;
+  for (int b = 0; b < 2; b++)
+    band_buffer_clear (&buffers[b]);
+  return ok;
 }
 
 /* A commit that failed after the first: the rasters before it are already in place, which the user must know. */

@@ -10,8 +10,9 @@
 
 G_BEGIN_DECLS
 
-/* Bands of rows are computed and written one at a time; each holds at most this many bytes of doubles over every
- * plane asked for (at least one row), so a raster of any size is never held whole in memory. */
+/* Bands of rows are computed one at a time, each written while the next is computed; each holds at most this many
+ * bytes of doubles over every plane asked for (at least 8 rows), so a raster of any size is never held whole in
+ * memory: two bands are. */
 #define SHEPARD_GRID_EXPORT_BAND_BYTES ((size_t) 32 * 1024 * 1024)
 
 /* The surfaces behind AIDW's adaptive power that an export can add to the values, as flags. */
@@ -40,7 +41,7 @@ typedef struct {
    * metadata in every raster and a nodata value on every band: the format's, else -9999. The engine's NaN, a cell
    * with no data (too few points in its neighbourhood), is written as that nodata value in every band. */
   ShepardRasterFormat format;
-  size_t band_bytes;      /* a band of rows in memory; 0: SHEPARD_GRID_EXPORT_BAND_BYTES (8 rows at the fewest) */
+  size_t band_bytes;      /* a band of rows in memory (two are); 0: SHEPARD_GRID_EXPORT_BAND_BYTES (8 rows at least) */
   /* Planes added to the value raster as bands 2, 3, ... always in the order alpha, R, r_obs; band 1 stays the
    * values. The bands of such a raster are described: value_name (or "value"), "alpha", "R", "r_obs". */
   ShepardGridExportPlanes extra_bands;
