@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The far field's tree as far-field.c builds it, and the test that accepts a node for a tile of queries: shared by
+/* The far field's tree as far-field-build.c builds it, and the test that accepts a node for a tile of queries: shared by
  * the CPU's sums (far-field.c) and the GPU's (cuda/cuda-far-field.cu), so that both keep one guarantee
  * (far-field.h). */
 #ifndef SHEPARD_FAR_FIELD_TREE_H

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Host side of the CUDA backend: the device, its memory (kept between calls), bands of queries on one stream, and
-// every CUDA error turned into a shepard_error. Nothing throws across the C API. Result grids kept on the GPU are in
-// cuda-device-grid.cu, cross-validation in cuda-cross-validation.cu, the k nearest of query points in cuda-nearest.cu.
+// Host side of the CUDA backend: the device, its memory (kept between calls: the points, their search grid, the far
+// field's tree, the bands of queries), and every CUDA error turned into a shepard_error. Nothing throws across the C
+// API. Interpolations are in cuda-interpolate.cu, result grids kept on the GPU in cuda-device-grid.cu,
+// cross-validation in cuda-cross-validation.cu, the k nearest of query points in cuda-nearest.cu.
 #include "cuda-internal.cuh"
 
 #include <math.h>
@@ -16,31 +17,6 @@ extern "C" {
 }
 
 using namespace shepard_cuda;
-
-namespace {
-
-// Work per launch of stage 2, in query x point pairs: well under 100 ms of device time, so progress and cancel stay
-// prompt. A launch weighs a piece of every point group for every query of the band, which keeps the device full.
-constexpr double kTiledPairsPerLaunch = 1e11;
-constexpr double kNaivePairsPerLaunch = 1e10;
-constexpr size_t kPieceGranule = 256;
-// Slices (the bands of queries run in one go). One GPU takes the largest, which keep its kernels full: the brute
-// force's point groups hold float64 sums per query (16 planes of 16 bytes), so its slices stay smaller. Several GPUs
-// take the same number of slices each, as few as keep a slice below about this many pairs of the brute force (~450
-// ms on an H100) or queries of light work (the far field, local neighbourhoods): each slice ends in a tail that
-// leaves part of its GPU idle, so fewer, fuller slices do better, as long as an uneven machine can still share them.
-constexpr double kSlicePairs = 1e12;
-constexpr size_t kLightSliceQueries = (size_t) 1 << 21;
-constexpr size_t kMaxSliceQueries = (size_t) 1 << 22;
-constexpr size_t kMaxBruteForceSliceQueries = (size_t) 1 << 20;
-// A slice of a raster is whole rows, a multiple of the far field's tile rows (the brute force's: of its patch rows),
-// and of a list whole tiles, so that every query's tile, hence its value, is the same however the slices are handed
-// out; the brute force gives the same values in any slices (PointGroups), and its patch rows only keep them full.
-constexpr size_t kSliceRowGranule = 8;
-constexpr size_t kBruteForceRowGranule = 64;
-constexpr size_t kSliceListGranule = 64;
-
-} // namespace
 
 shepard_status
 shepard_cuda::cuda_failure (shepard_error *error, cudaError_t status, const char *what)
@@ -282,39 +258,6 @@ set_points (shepard_cuda_backend *backend, const shepard_point_set *set, shepard
   return SHEPARD_OK;
 }
 
-static QuerySource
-grid_source (const shepard_point_set *set, const shepard_grid *grid)
-{
-  QuerySource source;
-  source.is_grid = true;
-  source.x_left = shepard_point_set_local (grid->x_min, set->origin_x, set->scale);
-  source.y_top = shepard_point_set_local (grid->y_max, set->origin_y, set->scale);
-  source.dx = grid->dx * set->scale;
-  source.dy = grid->dy * set->scale;
-  source.width = (int) grid->width;
-  source.first_row = (long long) grid->first_row;
-  source.first_column = (long long) grid->first_column;
-  return source;
-}
-
-/* Whether a weight may underflow where the polynomial 2^y needs its clamp: over the box of the raster and the data
- * points; explicit query points may lie anywhere, so they always take the clamp. smallest_d2: the smallest d2 + S^2
- * a weight is taken relative to. */
-static bool
-queries_need_clamp (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
-                    double smoothing2, double smallest_d2)
-{
-  if (!queries->grid)
-    return true;
-  const shepard_grid *grid = queries->grid;
-  double x_min = fmin (set->x_min, grid->x_min + grid->dx * (double) grid->first_column);
-  double x_max = fmax (set->x_max, grid->x_min + grid->dx * (double) (grid->first_column + grid->width));
-  double y_min = fmin (set->y_min, grid->y_max - grid->dy * (double) (grid->first_row + grid->height));
-  double y_max = fmax (set->y_max, grid->y_max - grid->dy * (double) grid->first_row);
-  double width = (x_max - x_min) * set->scale, height = (y_max - y_min) * set->scale;
-  return weights_may_underflow (params, width * width + height * height + smoothing2, smallest_d2);
-}
-
 Neighbourhood
 shepard_cuda::neighbourhood_of (const shepard_params *params, double scale)
 {
@@ -356,267 +299,6 @@ shepard_cuda::neighbourhood_of (const shepard_params *params, double scale)
   else
     hood.mode = needs_selection ? kRadius : kFused;
   return hood;
-}
-
-static size_t
-divide_up (size_t a, size_t b)
-{
-  return (a + b - 1) / b;
-}
-
-/* Queries per slice, for `gpus` GPUs sharing the slices. No value depends on it. */
-static size_t
-slice_queries (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
-               size_t gpus)
-{
-  if (queries->count == 0)
-    return 0;
-  bool brute_force = shepard_params_weight_all_points (params) && params->summation != SHEPARD_SUMMATION_FAR_FIELD;
-  size_t largest = brute_force ? kMaxBruteForceSliceQueries : kMaxSliceQueries;
-  size_t wanted = largest;
-  if (gpus > 1)
-    {
-      // As many slices per GPU as the work needs for slices of about the target's size, the same for every GPU.
-      double per_query = brute_force ? (double) set->n * (double) set->n_fields : 1.0;
-      double per_slice = brute_force ? kSlicePairs : (double) kLightSliceQueries;
-      size_t rounds = (size_t) ceil ((double) queries->count * per_query / ((double) gpus * per_slice));
-      wanted = divide_up (queries->count, gpus * (rounds > 0 ? rounds : 1));
-    }
-  size_t slice;
-  if (queries->grid)
-    {
-      size_t width = queries->grid->width, granule = brute_force ? kBruteForceRowGranule : kSliceRowGranule;
-      size_t rows = divide_up (divide_up (wanted, width), granule) * granule;
-      if (rows * width > largest && rows > granule)
-        rows = largest / width / granule * granule;
-      slice = (rows < granule ? granule : rows) * width;
-    }
-  else
-    {
-      slice = divide_up (wanted, kSliceListGranule) * kSliceListGranule;
-      if (slice > largest)
-        slice = largest / kSliceListGranule * kSliceListGranule;
-    }
-  return slice < queries->count ? slice : queries->count;
-}
-
-/* Queries [begin, end) (whole slices, the last may be short) into the host outputs (every field, mapped back to
- * given values), or (target not null) into a device grid that keeps field 0's values and the alphas on the GPU. */
-static shepard_status
-interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
-             const shepard_query_set *queries, size_t begin, size_t end, size_t gpus, const shepard_outputs *outputs,
-             shepard_device_grid *target, shepard_progress_fn progress, void *progress_data, shepard_error *error)
-{
-  CHECK (cudaSetDevice (backend->device), "selecting the GPU");
-  bool aidw = params->method == SHEPARD_METHOD_AIDW;
-  size_t n = set->n;
-  size_t fields = target ? 1 : set->n_fields;
-  Stage1Params stage1 = {};
-  stage1.hood = neighbourhood_of (params, set->scale);
-  const Neighbourhood &hood = stage1.hood;
-  bool fused = hood.mode == kFused;
-  bool all_points = fused && params->neighbors == SHEPARD_NEIGHBORS_ALL;
-  stage1.aidw = aidw;
-  stage1.k_density = aidw ? (int) ((size_t) params->k < n ? (size_t) params->k : n) : 0;
-  // Outside kFused the search finds alpha's neighbours and the nearest point; the selection has its own lists.
-  stage1.n_weighted = fused && !all_points ? (int) ((size_t) params->neighbors < n ? (size_t) params->neighbors : n)
-                                           : 0;
-  stage1.k_search = stage1.k_density > stage1.n_weighted ? stage1.k_density : stage1.n_weighted;
-  if (stage1.k_search < 1)
-    stage1.k_search = 1;
-  if (stage1.k_search > SHEPARD_CUDA_MAX_NEIGHBORS)
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
-                         "The CUDA backend searches at most %d neighbours, not %d; use the CPU backend.",
-                         SHEPARD_CUDA_MAX_NEIGHBORS, stage1.k_search);
-  if ((hood.mode == kNearest && hood.max_points > SHEPARD_CUDA_MAX_NEIGHBORS)
-      || (hood.mode == kQuadrants && hood.max_per_quadrant > SHEPARD_CUDA_MAX_NEIGHBORS / 4))
-    return shepard_fail (error, SHEPARD_ERROR_INVALID_ARGUMENT,
-                         "The CUDA backend selects at most %d points, or %d per quadrant; use the CPU backend.",
-                         SHEPARD_CUDA_MAX_NEIGHBORS, SHEPARD_CUDA_MAX_NEIGHBORS / 4);
-  stage1.power = (float) params->power;
-  for (int a = 0; a < 5; a++)
-    stage1.alpha[a] = params->alpha[a];
-  stage1.r_min = params->r_min;
-  stage1.r_max = params->r_max;
-  stage1.r_exp_local = r_exp * set->scale;
-  double coincident_d2 = shepard_point_set_coincident_d2_local (set);
-  stage1.coincident_d2 = (float) coincident_d2;
-  stage1.local_to_given = (float) (1.0 / set->scale);
-  // kFused selects the same count everywhere: all n points, or the N nearest.
-  stage1.no_data = fused && (all_points ? n : (size_t) stage1.n_weighted) < (size_t) hood.min_points;
-  stage1.n_fields = (int) fields;
-  // With smoothing, 1 / (d2 + S^2) is no longer the reciprocal of a plain squared distance.
-  bool inverse_square = !aidw && params->power == 2.0 && !hood.smoothed;
-  bool clamp = queries_need_clamp (set, params, queries, hood.smoothing2,
-                                   hood.smoothed ? (double) hood.smoothing2 : coincident_d2);
-  bool weigh_all = all_points && !stage1.no_data;
-  // The engine resolves the summation and hands over the tree (shepard_cuda_backend_set_far_field) before it asks.
-  bool far_field = weigh_all && params->summation == SHEPARD_SUMMATION_FAR_FIELD;
-  if (far_field && backend->far_field.source == nullptr)
-    return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The far field's tree is not on the GPU.");
-  stage1.far_field = far_field;
-
-  // Bands: the slices; stage 2 then goes through the point groups in pieces.
-  double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
-                                                                                        : kTiledPairsPerLaunch;
-  size_t band_queries = slice_queries (set, params, queries, gpus);
-  PointGroups groups = point_groups (n, kInterpolationGroups);
-  size_t piece_points = (size_t) (pairs_per_launch / ((double) band_queries * (double) groups.count));
-  piece_points = (piece_points / kPieceGranule + 1) * kPieceGranule;
-  shepard_status reserved = reserve_band (backend->band, band_queries, fields, error);
-  if (reserved == SHEPARD_OK && weigh_all && !far_field)
-    reserved = reserve_band_sums (backend->band, band_queries * (size_t) groups.count, error);
-  if (reserved != SHEPARD_OK)
-    return reserved;
-  Band &band = backend->band;
-
-  QuerySource source;
-  if (queries->grid)
-    source = grid_source (set, queries->grid);
-  else
-    {
-      source.x = band.query_x;
-      source.y = band.query_y;
-    }
-  bool want_alpha = target || outputs->alpha, want_r_obs = (target || outputs->r_obs) && aidw;
-  Stage1Outputs out = { band.value, band_queries, band.done, band.exponent, band.offset,
-                        want_alpha ? band.alpha : nullptr, want_r_obs ? band.r_obs : nullptr, band.sum_w,
-                        band.sum_wz, band_queries };
-  double total_work = (double) (end - begin) * (weigh_all ? (double) n * (double) fields : 1.0);
-  cudaStream_t stream = backend->stream;
-  cudaEvent_t *marks = backend->marks;
-
-  if (progress && !progress (0.0, "Interpolating on the GPU", progress_data))
-    return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-  for (size_t first = begin; first < end; first += band_queries)
-    {
-      size_t count = end - first < band_queries ? end - first : band_queries;
-      source.first_index = (long long) first;
-      source.count = (int) count;
-      if (target)
-        {
-          out.value = target->values + first;
-          out.alpha = target->alpha + first;
-          if (aidw)
-            out.r_obs = target->r_obs + first;
-          else // IDW has no r_obs: all bits set is a NaN
-            CHECK (cudaMemsetAsync (target->r_obs + first, 0xff, count * sizeof (float), stream),
-                   "clearing the result grid on the GPU");
-        }
-      CHECK (cudaEventRecord (marks[0], stream), "timing the GPU work");
-      if (!queries->grid)
-        {
-          for (size_t i = 0; i < count; i++)
-            {
-              band.host_query_x[i] = shepard_point_set_local (queries->x[first + i], set->origin_x, set->scale);
-              band.host_query_y[i] = shepard_point_set_local (queries->y[first + i], set->origin_y, set->scale);
-            }
-          CHECK (cudaMemcpyAsync (band.query_x, band.host_query_x, count * sizeof (double), cudaMemcpyHostToDevice,
-                                  stream), "copying query points to the GPU");
-          CHECK (cudaMemcpyAsync (band.query_y, band.host_query_y, count * sizeof (double), cudaMemcpyHostToDevice,
-                                  stream), "copying query points to the GPU");
-        }
-      CHECK (cudaEventRecord (marks[1], stream), "timing the GPU work");
-      CHECK (launch_stage1 (backend->grid, backend->points, source, stage1, out, backend->variant.knn, stream),
-             "searching the nearest neighbours on the GPU");
-      if (!fused)
-        CHECK (launch_neighbourhood (backend->grid, backend->points, source, stage1, out, stream),
-               "selecting the neighbourhoods on the GPU");
-      CHECK (cudaEventRecord (marks[2], stream), "timing the GPU work");
-      // The fields share stage 1's alphas and exponents; stage 2 weighs all points once per field.
-      for (size_t f = 0; far_field && f < fields; f++)
-        CHECK (launch_far_field (backend->far_field, source, out, (int) f, params->tolerance, stream),
-               "summing the far field on the GPU");
-      for (size_t f = 0; weigh_all && !far_field && f < fields; f++)
-        {
-          Stage1Outputs field_out = out;
-          field_out.value = out.value + f * out.value_stride;
-          DevicePoints field_points = backend->points.field ((int) f);
-          // The first half of the groups on the stream, the rest on the side stream once stage 1 is done.
-          int main_groups = (groups.count + 1) / 2;
-          cudaStream_t side = backend->side_stream;
-          CHECK (cudaEventRecord (backend->side_may_start, stream), "weighing the points on the GPU");
-          CHECK (cudaStreamWaitEvent (side, backend->side_may_start, 0), "weighing the points on the GPU");
-          for (size_t offset = 0; offset < groups.group_points; offset += piece_points)
-            {
-              size_t piece_end = offset + piece_points;
-              PointPiece piece = { groups, offset, piece_end < groups.group_points ? piece_end : groups.group_points,
-                                   0, main_groups };
-              CHECK (launch_stage2 (field_points, source, field_out, piece, inverse_square, hood.smoothing2,
-                                    backend->variant.weighting, backend->variant.layout, clamp, stream),
-                     "weighing the points on the GPU");
-              if (groups.count > main_groups)
-                {
-                  PointPiece rest = piece;
-                  rest.first_group = main_groups;
-                  rest.group_count = groups.count - main_groups;
-                  CHECK (launch_stage2 (field_points, source, field_out, rest, inverse_square, hood.smoothing2,
-                                        backend->variant.weighting, backend->variant.layout, clamp, side),
-                         "weighing the points on the GPU");
-                }
-              if (progress && (piece.end < groups.group_points || f + 1 < fields))
-                {
-                  CHECK (cudaStreamSynchronize (side), "weighing the points on the GPU");
-                  CHECK (cudaStreamSynchronize (stream), "weighing the points on the GPU");
-                  double weighed = (double) n * (double) piece.end / (double) groups.group_points;
-                  double done = ((double) (first - begin) * (double) fields + (double) f * (double) count)
-                                    * (double) n
-                                + (double) count * weighed;
-                  if (!progress (done / total_work, "Interpolating on the GPU", progress_data))
-                    return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-                }
-            }
-          CHECK (cudaEventRecord (backend->side_done, side), "weighing the points on the GPU");
-          CHECK (cudaStreamWaitEvent (stream, backend->side_done, 0), "weighing the points on the GPU");
-          CHECK (finish_stage2 (field_out, groups.count, source.count, stream), "weighing the points on the GPU");
-        }
-      if (target)
-        CHECK (launch_values_to_given (out.value, count, set->z_origin[0], set->z_scale[0], stream),
-               "mapping the values on the GPU");
-      CHECK (cudaEventRecord (marks[3], stream), "timing the GPU work");
-      // Field f's plane of the band starts at f * band_queries: one copy takes them all.
-      size_t value_floats = (fields - 1) * band_queries + count;
-      if (!target)
-        {
-          CHECK (cudaMemcpyAsync (band.host_value, band.value, value_floats * sizeof (float), cudaMemcpyDeviceToHost,
-                                  stream), "copying results from the GPU");
-          if (out.alpha)
-            CHECK (cudaMemcpyAsync (band.host_alpha, band.alpha, count * sizeof (float), cudaMemcpyDeviceToHost,
-                                    stream), "copying results from the GPU");
-          if (out.r_obs)
-            CHECK (cudaMemcpyAsync (band.host_r_obs, band.r_obs, count * sizeof (float), cudaMemcpyDeviceToHost,
-                                    stream), "copying results from the GPU");
-        }
-      CHECK (cudaEventRecord (marks[4], stream), "timing the GPU work");
-      CHECK (cudaStreamSynchronize (stream), "running the interpolation on the GPU");
-
-      backend->timings.upload_ms += elapsed_ms (marks[0], marks[1]);
-      backend->timings.knn_ms += elapsed_ms (marks[1], marks[2]);
-      backend->timings.weighting_ms += elapsed_ms (marks[2], marks[3]);
-      backend->timings.download_ms += elapsed_ms (marks[3], marks[4]);
-      if (!target)
-        {
-          // Local values back to given ones (no data: NaN stays NaN), in float64: any finite input stays finite.
-          for (size_t f = 0; f < fields; f++)
-            {
-              const float *local = band.host_value + f * band_queries;
-              double *given = outputs->values + f * queries->count + first;
-              for (size_t i = 0; i < count; i++)
-                given[i] = shepard_point_set_value (set, f, local[i]);
-            }
-          if (out.alpha)
-            for (size_t i = 0; i < count; i++)
-              outputs->alpha[first + i] = band.host_alpha[i];
-          if (out.r_obs)
-            for (size_t i = 0; i < count; i++)
-              outputs->r_obs[first + i] = band.host_r_obs[i];
-        }
-
-      double fraction = (double) (first + count - begin) / (double) (end - begin);
-      if (progress && !progress (fraction, "Interpolating on the GPU", progress_data))
-        return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-    }
-  return SHEPARD_OK;
 }
 
 // The C API: every entry point catches whatever C++ might throw.
@@ -722,56 +404,10 @@ shepard_cuda_backend_set_variant (shepard_cuda_backend *backend, const shepard_c
   backend->variant = *variant;
 }
 
-extern "C" shepard_status
-shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set *points,
-                          const shepard_params *params, double r_exp, const shepard_query_set *queries,
-                          const shepard_outputs *outputs, shepard_progress_fn progress, void *progress_data,
-                          shepard_error *error)
-{
-  try
-    {
-      backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, 1, outputs, nullptr,
-                          progress, progress_data, error);
-    }
-  catch (...)
-    {
-      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU interpolation failed.");
-    }
-}
-
-extern "C" size_t
-shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_params *params,
-                            const shepard_query_set *queries, size_t gpus)
-{
-  return slice_queries (points, params, queries, gpus);
-}
-
 extern "C" void
 shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend)
 {
   backend->timings = shepard_cuda_timings ();
-}
-
-extern "C" shepard_status
-shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
-                                const shepard_params *params, double r_exp, const shepard_query_set *queries,
-                                size_t gpus, size_t slice, const shepard_outputs *outputs, shepard_error *error)
-{
-  try
-    {
-      size_t size = slice_queries (points, params, queries, gpus), begin = slice * size;
-      if (size == 0 || begin >= queries->count)
-        return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Slice %zu lies past the %zu queries.", slice,
-                             queries->count);
-      size_t end = queries->count - begin < size ? queries->count : begin + size;
-      return interpolate (backend, points, params, r_exp, queries, begin, end, gpus, outputs, nullptr, nullptr,
-                          nullptr, error);
-    }
-  catch (...)
-    {
-      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU interpolation failed.");
-    }
 }
 
 extern "C" void
@@ -784,23 +420,4 @@ extern "C" int
 shepard_cuda_backend_device (const shepard_cuda_backend *backend)
 {
   return backend->device;
-}
-
-extern "C" shepard_status
-shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard_point_set *points,
-                                    const shepard_params *params, double r_exp, const shepard_query_set *queries,
-                                    shepard_device_grid *target, shepard_progress_fn progress, void *progress_data,
-                                    shepard_error *error)
-{
-  try
-    {
-      shepard_outputs none = {};
-      backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, 1, &none, target,
-                          progress, progress_data, error);
-    }
-  catch (...)
-    {
-      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU interpolation failed.");
-    }
 }
