@@ -150,10 +150,7 @@ backend_new (int device, shepard_cuda_backend **out, shepard_error *error)
   if (!backend)
     return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the CUDA backend.");
   backend->device = device;
-  cudaDeviceProp properties;
-  status = cudaGetDeviceProperties (&properties, backend->device);
-  if (status == cudaSuccess)
-    status = cudaSetDevice (backend->device);
+  status = cudaSetDevice (backend->device);
   if (status == cudaSuccess)
     status = cudaStreamCreateWithFlags (&backend->stream, cudaStreamNonBlocking);
   if (status == cudaSuccess)
@@ -169,7 +166,6 @@ backend_new (int device, shepard_cuda_backend **out, shepard_error *error)
       shepard_cuda_backend_free (backend);
       return cuda_failure (error, status, "starting the CUDA device");
     }
-  backend->multiprocessors = properties.multiProcessorCount;
   shepard_cuda_device_describe (device, backend->device_name, sizeof backend->device_name);
   *out = backend;
   return SHEPARD_OK;

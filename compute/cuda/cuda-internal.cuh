@@ -259,6 +259,32 @@ cudaError_t launch_cv_stage1 (const DeviceGrid &grid, const DevicePoints &points
 cudaError_t launch_cv_neighbourhood (const DeviceGrid &grid, const DevicePoints &points, const CvParams &params,
                                      const CvOutputs &out, SlotRange slots, cudaStream_t stream);
 
+// The shapes of cross-validation's stage 2 (cuda-cv-weighting.cu), by which cuda-cross-validation.cu cuts its bands and
+// pieces. A namespace of their own: other .cu files have constants of these names.
+namespace cv_weighting {
+constexpr int kThreads = 256;
+// 8 queries per thread share each point read from shared memory.
+constexpr int kQueriesPerThread = 8;
+constexpr int kTilePoints = kThreads;
+// A block's query slots: ranges start at multiples of it, so that a slot sits at the same place in its block (and
+// takes the same polynomial-or-not 2^y, the same tiles unchecked) whatever the range.
+constexpr size_t kBlockSlots = (size_t) kQueriesPerThread * kThreads;
+} // namespace cv_weighting
+
+// Stage 2 of cross-validation after launch_cv_stage1 (all points, params.hood.mode kFused): one piece of every point
+// group (piece.groups.count of them) for the open slots of band, whose first slot is a multiple of kBlockSlots. The
+// group's sums of slot s lie at g * (band.end - band.first) + s - band.first.
+cudaError_t launch_cv_all_points (const DeviceGrid &grid, const CvParams &params, const CvOutputs &out, SlotRange band,
+                                  const PointPiece &piece, bool inverse_square, bool clamp, cudaStream_t stream);
+
+// Adds the band's `groups` groups' sums in order and writes the prediction of each open slot (by the point's index).
+cudaError_t finish_cv_all_points (const DeviceGrid &grid, const CvOutputs &out, SlotRange band, int groups,
+                                  cudaStream_t stream);
+
+// The predictions (and alphas: alpha not null) of the range's points, in slot order.
+cudaError_t launch_cv_gather_range (const DeviceGrid &grid, const CvOutputs &out, SlotRange range, float *value,
+                                    double *alpha, cudaStream_t stream);
+
 // Memory of cross-validation, kept between calls (cuda-cross-validation.cu).
 struct CvBuffers;
 void free_cv_buffers (CvBuffers *&buffers);
@@ -280,13 +306,6 @@ struct Band {
 shepard_status reserve_band (Band &band, size_t queries, size_t fields, shepard_error *error);
 // Sizes stage 2's sums of a band for `sums` doubles each.
 shepard_status reserve_band_sums (Band &band, size_t sums, shepard_error *error);
-
-// Into how many blocks (blockIdx.z) to split a chunk of `points` data points, for a launch of blocks_per_split blocks
-// of `threads` each of kernel, so that the blocks fill whole waves of the device's resident blocks best: with 512
-// blocks and 396 resident, one split would leave most multiprocessors idle in a second wave. A split holds at least
-// one tile of tile_points.
-cudaError_t choose_point_splits (const void *kernel, int threads, int multiprocessors, long long blocks_per_split,
-                                 size_t points, int tile_points, int max_splits, int *splits);
 
 // Frees device memory and forgets it.
 template <typename T>
@@ -320,7 +339,6 @@ shepard_status cuda_failure (shepard_error *error, cudaError_t status, const cha
 
 struct shepard_cuda_backend {
   int device = 0;
-  int multiprocessors = 1;
   char device_name[256] = "";
   cudaStream_t stream = nullptr;
   // Stage 2 weighs half the point groups on a second stream: a launch's last wave of blocks leaves multiprocessors

@@ -470,34 +470,6 @@ weights_may_underflow (const shepard_params *params, double largest_d2, double s
   return !(largest_exponent * log2 (largest_d2 / smallest_d2) < 120.0);
 }
 
-cudaError_t
-choose_point_splits (const void *kernel, int threads, int multiprocessors, long long blocks_per_split, size_t points,
-                     int tile_points, int max_splits, int *splits)
-{
-  int per_multiprocessor = 0;
-  cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_multiprocessor, kernel, threads, 0);
-  if (status != cudaSuccess)
-    return status;
-  long long slots = (long long) (per_multiprocessor > 0 ? per_multiprocessor : 1) * multiprocessors;
-  long long tiles = (long long) ((points + (size_t) tile_points - 1) / (size_t) tile_points);
-  int most = (int) (tiles < max_splits ? tiles : max_splits);
-  int best = 1;
-  double best_use = 0.0;
-  for (int candidate = 1; candidate <= most; candidate++)
-    {
-      long long work = blocks_per_split * candidate, waves = (work + slots - 1) / slots;
-      double use = (double) work / (double) (waves * slots);
-      // More splits only when they fill the waves clearly better: each adds a pass of atomics.
-      if (use > best_use + 0.02)
-        {
-          best_use = use;
-          best = candidate;
-        }
-    }
-  *splits = best;
-  return cudaSuccess;
-}
-
 PointGroups
 point_groups (size_t n, int most)
 {
