@@ -9,6 +9,8 @@
 #     a. makes a synthetic layer of SHEPARD_MPI_CHECK_POINTS points (FlatGeobuf with its spatial index, by ogr2ogr);
 #     b. shepard-grid with --gpus 0 against --gpus all: global AIDW (summation exact and auto) over a GRID² raster,
 #        and an EXPORT² GTiff export (AIDW auto); wall times, their ratio, and the rasters compared bit for bit;
+#     b'. where the export's time goes: a 1 x 1 grid (the fixed costs no GPU shortens) and the EXPORT² export
+#        uncompressed and with DEFLATE on one core and on all, each on one GPU and on all;
 #     c. shepard-grid-mpi under mpirun -np 1 and -np 2 (one GPU per rank with two GPUs; with one, both ranks share
 #        it): global AIDW (summation exact) and local AIDW (max_points=16) over a MPI_GRID² raster in four tiles,
 #        each raster against shepard-grid's on one GPU bit for bit, wall times and their ratio;
@@ -18,7 +20,8 @@
 # $OUT/log.txt, the table to $OUT/summary.txt; the rasters stay in SHEPARD_MPI_WORK (default /tmp/shepard-mpi-work).
 # Environment (the defaults sized for about 4 minutes on an H100, as estimated, not yet measured):
 # SHEPARD_MPI_CHECK_POINTS (1000000), SHEPARD_MPI_CHECK_GRID (1024), SHEPARD_MPI_CHECK_EXPORT (16384),
-# SHEPARD_MPI_CHECK_MPI_GRID (4096), SHEPARD_MPI_CHECK_BACKEND (cuda; cpu runs every step but the sanitizer's on the
+# SHEPARD_MPI_CHECK_MPI_GRID (4096), SHEPARD_MPI_CHECK_STEPS (grid costs mpi memcheck: the steps to run, below),
+# SHEPARD_MPI_CHECK_BACKEND (cuda; cpu runs every step but the sanitizer's on the
 # CPU engine, with one engine where the GPU runs use --gpus 0 and all: the script's own test, which
 # tools/gpu-mpi-build.sh --prove-here runs).
 set -uo pipefail
@@ -205,11 +208,45 @@ one_against_all() {
   rm -f "$work/$name-all-gpus.tif"
 }
 
-one_against_all exact "$grid" aidw:summation=exact
-one_against_all auto "$grid" aidw
-# GDAL compresses the tiles on every core, so that writing weighs less against the engine.
-one_against_all export "$export_cells" aidw -co NUM_THREADS=ALL_CPUS
-rm -f "$work"/export-*.tif
+# step NAME: whether SHEPARD_MPI_CHECK_STEPS names the step (all of them by default).
+step() {
+  [[ " ${SHEPARD_MPI_CHECK_STEPS:-grid costs mpi memcheck} " == *" $1 "* ]]
+}
+
+if step grid; then
+  one_against_all exact "$grid" aidw:summation=exact
+  one_against_all auto "$grid" aidw
+  # GDAL compresses the tiles on every core by default (NUM_THREADS=ALL_CPUS).
+  one_against_all export "$export_cells" aidw
+  rm -f "$work"/export-*.tif
+fi
+
+# --- b'. where an export's time goes, on one GPU and on all: what no GPU shortens (reading the layer, starting the
+# GPUs, the nearest-point index: a 1 x 1 grid), and the export without compression beside the default one.
+# cost_row LABEL METHOD CELLS [OPTION...]: one row of both wall times.
+cost_row() {
+  local label=$1 method=$2 cells=$3 one_seconds
+  shift 3
+  timed "cost-one" "${staged[@]}" "$programs/shepard-grid" "${one_gpu[@]}" "${grid_options[@]}" -a "$method" \
+    -outsize "$cells" "$cells" "$@" "$layer" "$work/cost-one.tif"
+  one_seconds=$seconds
+  local one_status=$status
+  timed "cost-all" "${staged[@]}" "$programs/shepard-grid" "${every_gpu[@]}" "${grid_options[@]}" -a "$method" \
+    -outsize "$cells" "$cells" "$@" "$layer" "$work/cost-all.tif"
+  if ((one_status != 0 || status != 0)); then
+    row "$label: --gpus 0 | all" "$one_seconds/$seconds" "" "FAIL: exit $one_status, $status"
+  else
+    row "$label: --gpus 0 | all" "$one_seconds/$seconds" "$(ratio "$one_seconds" "$seconds")" "ok"
+  fi
+  rm -f "$work"/cost-*.tif
+}
+
+if step costs; then
+  cost_row "fixed costs (aidw 1^2)" aidw 1
+  cost_row "aidw ${export_cells}^2, uncompressed" aidw "$export_cells" -co COMPRESS=NONE
+  cost_row "aidw ${export_cells}^2, DEFLATE on one core" aidw "$export_cells" -co NUM_THREADS=1
+  cost_row "aidw ${export_cells}^2, DEFLATE on every core" aidw "$export_cells" -co NUM_THREADS=ALL_CPUS
+fi
 
 # --- c. shepard-grid-mpi, one rank against two, each against shepard-grid on one GPU
 # ranks NAME METHOD: the three runs and the two comparisons.
@@ -244,8 +281,10 @@ ranks() {
   done
 }
 
-ranks global aidw:summation=exact
-ranks local aidw:max_points=16
+if step mpi; then
+  ranks global aidw:summation=exact
+  ranks local aidw:max_points=16
+fi
 
 # --- d. compute-sanitizer memcheck over several GPUs, and over each of two ranks
 # memcheck_row LABEL NAME: a row of the memcheck run NAME, with its ERROR SUMMARY lines (one a process).
@@ -259,7 +298,7 @@ memcheck_row() {
   fi
 }
 
-if [[ "$backend" == cuda ]]; then
+if [[ "$backend" == cuda ]] && step memcheck; then
   sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   memcheck=("$sanitizer" --tool memcheck --leak-check full --error-exitcode 9)
   small=(-oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y -outsize 256 256 "$work/small.csv")

@@ -182,6 +182,35 @@ shepard_atomic_raster_write_band_rows (ShepardAtomicRaster *raster, size_t band,
   return TRUE;
 }
 
+size_t
+shepard_atomic_raster_get_block_height (const ShepardAtomicRaster *raster)
+{
+  g_return_val_if_fail (raster != NULL && raster->dataset != NULL, 1);
+
+  int block_width = 0, block_height = 0;
+  GDALGetBlockSize (GDALGetRasterBand (raster->dataset, 1), &block_width, &block_height);
+  return block_height > 0 ? (size_t) block_height : 1;
+}
+
+gboolean
+shepard_atomic_raster_rows_written (ShepardAtomicRaster *raster, size_t rows_written, GError **error)
+{
+  g_return_val_if_fail (raster != NULL && raster->dataset != NULL, FALSE);
+
+  if (rows_written % shepard_atomic_raster_get_block_height (raster) != 0
+      && rows_written != (size_t) GDALGetRasterYSize (raster->dataset))
+    return TRUE;
+  g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
+  shepard_gdal_error_trap_push (&trap);
+  GDALFlushCache (raster->dataset);
+  if (shepard_gdal_error_trap_has_failure (&trap))
+    {
+      set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, &trap, "writing the raster", raster->target_path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 shepard_atomic_raster_needs_copy (const ShepardAtomicRaster *raster)
 {

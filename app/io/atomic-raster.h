@@ -38,6 +38,15 @@ gboolean shepard_atomic_raster_write_rows (ShepardAtomicRaster *raster, size_t f
 gboolean shepard_atomic_raster_write_band_rows (ShepardAtomicRaster *raster, size_t band, size_t first_row,
                                                 size_t n_rows, const double *values, GError **error);
 
+/* The rows of a block: a band of rows that is a multiple of it fills whole blocks. */
+size_t shepard_atomic_raster_get_block_height (const ShepardAtomicRaster *raster);
+
+/* Says that every band of rows 0 to rows_written - 1 is written. When they end a row of blocks (or the raster), GDAL's
+ * cached blocks go to the driver now, which compresses them (on its threads with NUM_THREADS) while the caller
+ * computes the next rows, instead of all of them at finish. A block flushed before it is whole would be written
+ * twice, so other counts do nothing. */
+gboolean shepard_atomic_raster_rows_written (ShepardAtomicRaster *raster, size_t rows_written, GError **error);
+
 /* TRUE when finish copies the whole raster into the target format (the slow part of finishing). */
 gboolean shepard_atomic_raster_needs_copy (const ShepardAtomicRaster *raster);
 

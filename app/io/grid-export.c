@@ -157,6 +157,7 @@ typedef struct {
   size_t n_engines;
   size_t *engine_of_field;        /* n_fields */
   ShepardGridMask *mask;          /* borrowed from the request; NULL: none */
+  size_t summation_cells;         /* the cells each engine chooses its summation for */
 } ExportPlan;
 
 static void
@@ -260,13 +261,17 @@ create_rasters (const ShepardGridExport *request, const shepard_grid *grid, Expo
 }
 
 /* Bands are windows of the grid starting at multiples of SHEPARD_GRID_WINDOW_ALIGN rows, so that each cell's value
- * does not depend on the bands' height (shepard_grid). */
+ * does not depend on the bands' height (shepard_grid). Where a band holds a row of the rasters' blocks, it holds
+ * whole rows of them, so that each band's blocks are written (compressed) while the next band is computed. */
 static size_t
-rows_per_band (const shepard_grid *grid, size_t band_bytes, size_t outputs)
+rows_per_band (const shepard_grid *grid, size_t band_bytes, size_t outputs, size_t block_height)
 {
   size_t row_bytes = grid->width * outputs * sizeof (double);
   size_t rows = band_bytes / row_bytes / SHEPARD_GRID_WINDOW_ALIGN * SHEPARD_GRID_WINDOW_ALIGN;
+  size_t whole_blocks = rows / block_height * block_height;
 
+  if (whole_blocks > 0 && whole_blocks % SHEPARD_GRID_WINDOW_ALIGN == 0)
+    rows = whole_blocks;
   return CLAMP (rows, (size_t) SHEPARD_GRID_WINDOW_ALIGN, grid->height);
 }
 
@@ -373,11 +378,16 @@ write_band (gpointer data)
   for (size_t i = 0; i < plan->n_engines; i++)
     write_nodata_for_nan (buffer->values[i], plan->engines[i].n_fields * cells, write->nodata);
   for (size_t i = 0; i < plan->n_rasters; i++)
-    for (size_t b = 0; b < plan->rasters[i].n_bands; b++)
-      if (!shepard_atomic_raster_write_band_rows (plan->rasters[i].raster, b + 1, write->first_row, write->rows,
-                                                  rows_for_band (plan, buffer, &plan->rasters[i].bands[b], cells),
-                                                  &write->error))
+    {
+      for (size_t b = 0; b < plan->rasters[i].n_bands; b++)
+        if (!shepard_atomic_raster_write_band_rows (plan->rasters[i].raster, b + 1, write->first_row, write->rows,
+                                                    rows_for_band (plan, buffer, &plan->rasters[i].bands[b], cells),
+                                                    &write->error))
+          return GINT_TO_POINTER (FALSE);
+      if (!shepard_atomic_raster_rows_written (plan->rasters[i].raster, write->first_row + write->rows,
+                                               &write->error))
         return GINT_TO_POINTER (FALSE);
+    }
   return GINT_TO_POINTER (TRUE);
 }
 
@@ -423,7 +433,8 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
   for (size_t i = 0; i < plan->n_engines; i++)
     n_computed += plan->engines[i].n_fields;
 
-  size_t band_rows = rows_per_band (grid, band_bytes, n_computed);
+  size_t band_rows = rows_per_band (grid, band_bytes, n_computed,
+                                    shepard_atomic_raster_get_block_height (plan->rasters[0].raster));
   size_t band_cells = band_rows * grid->width;
   BandBuffer buffers[2] = { { 0 }, { 0 } };
   gboolean ok = band_buffer_init (&buffers[0], plan, band_cells, n_computed)
@@ -442,8 +453,7 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
   for (size_t i = 0; i < plan->n_engines; i++)
     {
       engine_params[i] = *params;
-      engine_params[i].summation = shepard_engine_summation (plan->engines[i].engine, params,
-                                                             grid->width * grid->height);
+      engine_params[i].summation = shepard_engine_summation (plan->engines[i].engine, params, plan->summation_cells);
     }
 
   BandWriter writer = { 0 };
@@ -527,6 +537,7 @@ shepard_grid_export (shepard_engine *engine, const shepard_params *params, const
   g_auto (ExportPlan) plan = { 0 };
   plan_export (engine, request, &plan);
   plan.mask = request->mask;
+  plan.summation_cells = request->summation_cells > 0 ? request->summation_cells : grid->width * grid->height;
   double r_exp = NAN;
   shepard_error engine_error = { 0 };
   if (plan.computed[PLANE_R] && shepard_engine_expected_distance (engine, params, &r_exp, &engine_error) != SHEPARD_OK)

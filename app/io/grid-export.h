@@ -55,6 +55,9 @@ typedef struct {
   size_t n_fields;
   /* The cells it masks are nodata in every band of every raster (grid-mask.h); NULL: no mask. */
   ShepardGridMask *mask;
+  /* The cells each engine chooses its summation for (shepard_engine_summation): a tile of a larger raster sums the way
+   * the whole raster does. 0: the grid's own cells. */
+  size_t summation_cells;
 } ShepardGridExport;
 
 /* The description of a plane's band ("alpha", "R", "r_obs"): plane is one of the flags. */

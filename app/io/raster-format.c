@@ -59,6 +59,10 @@ shepard_raster_format_creation_options (const ShepardRasterFormat *format)
       if (!has_option (given, "PREDICTOR"))
         g_strv_builder_add (options, geotiff ? "PREDICTOR=3" : "PREDICTOR=YES");
     }
+  /* GDAL compresses the tiles on every core: a single-threaded DEFLATE takes longer than computing most grids on a GPU,
+   * and the file is the same byte for byte. */
+  if ((geotiff || cog) && !has_option (given, "NUM_THREADS"))
+    g_strv_builder_add (options, "NUM_THREADS=ALL_CPUS");
   return g_strv_builder_end (options);
 }
 

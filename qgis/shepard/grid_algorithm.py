@@ -112,8 +112,8 @@ class GridAlgorithm(ShepardAlgorithm):
     def _add_output_parameters(self):
         options = QgsProcessingParameterString(self.CREATION_OPTIONS, self.tr("Creation options"), optional=True)
         options.setHelp(self.tr("GDAL creation options of the output format, NAME=VALUE separated by |. GeoTIFF is "
-                                "written with TILED=YES, COMPRESS=DEFLATE and PREDICTOR=3 unless these keys are "
-                                "given."))
+                                "written with TILED=YES, COMPRESS=DEFLATE, PREDICTOR=3 and NUM_THREADS=ALL_CPUS unless "
+                                "these keys are given."))
         options.setMetadata({"widget_wrapper": {"class": _CREATION_OPTIONS_WIDGET}})
         self.addParameter(_advanced(options))
         float64 = QgsProcessingParameterBoolean(self.FLOAT64, self.tr("Float64 (double precision)"),
