@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shepard-grid-mpi: shepard-grid over MPI ranks. The raster is cut into tiles; each rank computes and writes tiles as
- * GeoTIFFs, and once every rank has succeeded rank 0 writes DST over them (a VRT, or one raster of -of's format). */
+ * GeoTIFFs (those of DST, and of the rasters of --alpha-out, --r-out and --robs-out), and once every rank has
+ * succeeded rank 0 writes each raster over its tiles (a VRT, or one raster of -of's format). */
 #include <errno.h>
 #include <gdal.h>
 #include <glib.h>
@@ -12,10 +13,10 @@
 
 #include "cli-run.h"
 #include "export-extent.h"
-#include "file-identity.h"
 #include "grid-export.h"
 #include "grid-mpi-command-line.h"
 #include "grid-nodata.h"
+#include "grid-outputs.h"
 #include "grid-plan.h"
 #include "layer-scan.h"
 #include "method-spec.h"
@@ -27,6 +28,7 @@
 #include "shepard-app-error.h"
 #include "terminal-progress.h"
 #include "tile-coordinator.h"
+#include "tile-mask.h"
 #include "tile-plan.h"
 #include "tile-points.h"
 #include "tiled-output.h"
@@ -37,34 +39,70 @@
 /* Tests only: the rank of this number fails after its first tile, as a rank that breaks mid-run. */
 #define TEST_FAIL_RANK_VARIABLE "SHEPARD_GRID_MPI_TEST_FAIL_RANK"
 
-/* What the command line asks that the tiles cannot give yet: said at once, before any work. */
-static gboolean
-check_supported (const ShepardGridOptions *options, GError **error)
+/* The rasters a run writes, each a tiled output of its own. */
+typedef enum {
+  OUTPUT_VALUES, /* DST */
+  OUTPUT_ALPHA,
+  OUTPUT_R,
+  OUTPUT_R_OBS,
+  N_OUTPUTS,
+} Output;
+
+/* The path of each output asked for, NULL for the others. */
+static void
+output_paths (const ShepardGridOptions *options, const char *paths[N_OUTPUTS])
 {
-  const char *refused = options->alpha_path != NULL ? "--alpha-out"
-                        : options->r_path != NULL   ? "--r-out"
-                        : options->r_obs_path != NULL ? "--robs-out"
-                                                      : NULL;
-  if (refused != NULL)
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE,
-                   "%s: shepard-grid-mpi writes one raster; add the plane to it with --extra-bands instead", refused);
-      return FALSE;
-    }
-  if (options->mask_distance > 0.0 || options->mask_hull || options->cutline != NULL)
-    {
-      g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_USAGE,
-                           "--mask-distance, --mask-hull and -cutline are not available in shepard-grid-mpi yet: "
-                           "mask the raster with shepard-grid, or with gdalwarp -cutline afterwards");
-      return FALSE;
-    }
-  if (shepard_paths_name_same_file (options->destination, options->source))
-    {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_SAME_FILE,
-                   "the output DST \"%s\" is the input SRC: give another output file name", options->destination);
-      return FALSE;
-    }
-  return TRUE;
+  paths[OUTPUT_VALUES] = options->destination;
+  paths[OUTPUT_ALPHA] = options->alpha_path;
+  paths[OUTPUT_R] = options->r_path;
+  paths[OUTPUT_R_OBS] = options->r_obs_path;
+}
+
+/* The paths of the outputs asked for, DST first, as the tiled output stages them; returns how many. */
+static size_t
+asked_outputs (const ShepardGridOptions *options, const char *asked[N_OUTPUTS])
+{
+  const char *paths[N_OUTPUTS];
+  size_t n = 0;
+
+  output_paths (options, paths);
+  for (Output output = OUTPUT_VALUES; output < N_OUTPUTS; output++)
+    if (paths[output] != NULL)
+      asked[n++] = paths[output];
+  return n;
+}
+
+/* What shepard-grid checks of its outputs before any work (none is the input, no two are one file, the planes exist
+ * for the method, DST's format holds its bands), and that the tiled outputs are of one kind with tiles directories of
+ * their own. */
+static gboolean
+check_outputs (const ShepardGridOptions *options, const shepard_params *params, gboolean *is_vrt, GError **error)
+{
+  const char *asked[N_OUTPUTS];
+  size_t n_asked = asked_outputs (options, asked);
+
+  if (!shepard_grid_check_outputs_are_not_source (options, error)
+      || !shepard_tiled_output_is_vrt (options->destination, options->format, is_vrt, error))
+    return FALSE;
+  guint n_fields = g_strv_length (options->value_fields);
+  g_autofree ShepardGridExportField *unstarted = g_new0 (ShepardGridExportField, n_fields);
+  ShepardGridExport request = {
+    .value_path = options->destination,
+    .alpha_path = options->alpha_path,
+    .r_path = options->r_path,
+    .r_obs_path = options->r_obs_path,
+    .extra_bands = options->extra_bands,
+    /* DST's own format, or the tiles' that a VRT points to, which take -co. */
+    .format = {
+      .driver_name = *is_vrt ? "GTiff" : options->format,
+      .data_type = options->float64 ? GDT_Float64 : GDT_Float32,
+      .creation_options = (const char *const *) options->creation_options,
+    },
+    .fields = n_fields > 1 ? unstarted : NULL,
+    .n_fields = n_fields > 1 ? n_fields : 0,
+  };
+  return shepard_grid_export_check (params, &request, error)
+         && shepard_tiled_output_check (asked, n_asked, options->format, is_vrt, error);
 }
 
 /* Everything a rank needs to compute its tiles. */
@@ -80,10 +118,11 @@ typedef struct {
   ShepardEngineChoice choice;
   ShepardFieldEngines engines;   /* all-points methods: the same for every tile */
   ShepardTilePlan plan;
-  ShepardGridExport request;     /* of a tile; value_path set per tile */
-  char *method_text;             /* as asked, before the summation is resolved for the whole raster */
+  ShepardTileMask mask;
+  ShepardGridExport request;     /* of a tile; the paths set per tile */
+  char *method_text;
   char **metadata;
-  char *tiles_directory;
+  char *tiles_directories[N_OUTPUTS]; /* NULL for the outputs not asked for */
   ShepardTerminalProgress *bar;
 } RankWork;
 
@@ -93,9 +132,11 @@ rank_work_clear (RankWork *work)
   g_clear_pointer (&work->fields, g_ptr_array_unref);
   g_clear_pointer (&work->scan, shepard_layer_scan_free);
   shepard_field_engines_clear (&work->engines);
+  shepard_tile_mask_clear (&work->mask);
   g_clear_pointer (&work->method_text, g_free);
   g_clear_pointer (&work->metadata, g_strfreev);
-  g_clear_pointer (&work->tiles_directory, g_free);
+  for (Output output = OUTPUT_VALUES; output < N_OUTPUTS; output++)
+    g_clear_pointer (&work->tiles_directories[output], g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RankWork, rank_work_clear)
@@ -280,13 +321,14 @@ describe_provenance (RankWork *work, shepard_engine *engine)
     .method = work->method_text,
     .engine = engine,
     .precision = work->choice.precision,
+    .mask = work->mask.description,
   };
   g_clear_pointer (&work->metadata, g_strfreev);
   work->metadata = shepard_raster_metadata_new (&provenance);
   work->request.format.metadata = (const char *const *) work->metadata;
 }
 
-/* Computes and writes one tile: its window of the raster, into the tiles directory. */
+/* Computes and writes one tile: its window of the raster, into the tiles directory of each output. */
 static gboolean
 write_tile (RankWork *work, ShepardTileCoordinator *coordinator, size_t index, GError **error)
 {
@@ -299,8 +341,10 @@ write_tile (RankWork *work, ShepardTileCoordinator *coordinator, size_t index, G
   if (work->local)
     {
       double halo;
-      if (!shepard_tile_points_read (&work->layer, work->scan, &work->params, &window, &work->choice, &tile_engines,
-                                     &tile_points, &halo, shepard_tile_coordinator_report, coordinator, error))
+      if (!shepard_tile_points_read (&work->layer, work->scan, &work->params, &window, work->mask.halo,
+                                     &work->choice, &tile_engines, &tile_points, &halo,
+                                     shepard_tile_coordinator_report, coordinator, error)
+          || (work->mask.mask != NULL && !shepard_tile_mask_set_tile_points (&work->mask, tile_points, error)))
         return FALSE;
       engines = &tile_engines;
     }
@@ -308,16 +352,25 @@ write_tile (RankWork *work, ShepardTileCoordinator *coordinator, size_t index, G
   if (work->metadata == NULL)
     describe_provenance (work, first);
   g_autofree char *name = shepard_tile_plan_file_name (&work->plan, index);
-  g_autofree char *path = g_build_filename (work->tiles_directory, name, NULL);
+  char *paths[N_OUTPUTS] = { NULL };
+  for (Output output = OUTPUT_VALUES; output < N_OUTPUTS; output++)
+    if (work->tiles_directories[output] != NULL)
+      paths[output] = g_build_filename (work->tiles_directories[output], name, NULL);
   ShepardGridExport request = work->request;
-  request.value_path = path;
+  request.value_path = paths[OUTPUT_VALUES];
+  request.alpha_path = paths[OUTPUT_ALPHA];
+  request.r_path = paths[OUTPUT_R];
+  request.r_obs_path = paths[OUTPUT_R_OBS];
   if (engines->n_fields > 1)
     {
       request.fields = engines->fields;
       request.n_fields = engines->n_fields;
     }
-  return shepard_grid_export (first, &work->params, &window, &request, shepard_tile_coordinator_report, coordinator,
-                              error);
+  gboolean written = shepard_grid_export (first, &work->params, &window, &request, shepard_tile_coordinator_report,
+                                          coordinator, error);
+  for (Output output = OUTPUT_VALUES; output < N_OUTPUTS; output++)
+    g_free (paths[output]);
+  return written;
 }
 
 /* This rank's tiles, one after another, until none is left or any rank fails. */
@@ -386,9 +439,13 @@ compute_and_assemble (RankWork *work, gboolean is_vrt, gboolean *interrupted, GE
 
   if (root)
     {
-      output = shepard_tiled_output_new (options->destination, is_vrt, &own_error);
-      if (output != NULL)
-        work->tiles_directory = g_strdup (shepard_tiled_output_get_tiles_directory (output));
+      const char *asked[N_OUTPUTS], *paths[N_OUTPUTS];
+      size_t n_asked = asked_outputs (options, asked), index = 0;
+      output = shepard_tiled_output_new (asked, n_asked, is_vrt, &own_error);
+      output_paths (options, paths);
+      for (Output kind = OUTPUT_VALUES; output != NULL && kind < N_OUTPUTS; kind++)
+        if (paths[kind] != NULL)
+          work->tiles_directories[kind] = g_strdup (shepard_tiled_output_get_tiles_directory (output, index++));
     }
   if (!shepard_rank_share_outcome (MPI_COMM_WORLD, !root || output != NULL, error))
     {
@@ -396,7 +453,8 @@ compute_and_assemble (RankWork *work, gboolean is_vrt, gboolean *interrupted, GE
         g_propagate_error (error, g_steal_pointer (&own_error));
       return FALSE;
     }
-  shepard_rank_share_string (MPI_COMM_WORLD, &work->tiles_directory);
+  for (Output kind = OUTPUT_VALUES; kind < N_OUTPUTS; kind++)
+    shepard_rank_share_string (MPI_COMM_WORLD, &work->tiles_directories[kind]);
 
   g_autofree size_t *cells = cells_of_tiles (&work->plan);
   g_autoptr (ShepardTileCoordinator) coordinator
@@ -421,27 +479,24 @@ compute_and_assemble (RankWork *work, gboolean is_vrt, gboolean *interrupted, GE
                                       work->bar, error);
 }
 
-/* The engines (all-points methods), the tiles and their format: what may fail on one rank and not another. */
+/* The engines (all-points methods), the tiles, their format and mask: what may fail on one rank and not another. */
 static gboolean
 prepare (RankWork *work, gboolean is_vrt, GError **error)
 {
   if (!work->local && !shepard_rank_engines_init (&work->engines, work->fields, NULL, &work->choice, error))
     return FALSE;
-  if (!plan_tiles (work, error) || !prepare_request (work, is_vrt, error))
+  if (!plan_tiles (work, error) || !prepare_request (work, is_vrt, error)
+      || !shepard_tile_mask_init (&work->mask, &work->options->grid, work->local ? NULL : work->fields, work->scan,
+                                  work->request.format.crs_wkt, error))
     return FALSE;
   work->method_text = shepard_method_spec_format_with_nodata (&work->params, &work->method_nodata);
+  work->request.mask = work->mask.mask;
+  /* Each engine of each tile sums the way shepard-grid's engine sums the whole raster. */
+  work->request.summation_cells = work->plan.raster.width * work->plan.raster.height;
   if (!work->local)
-    {
-      shepard_engine *first = g_ptr_array_index (work->engines.engines, 0);
-      say (work, "Backend (rank 0): %s\n", shepard_engine_describe (first));
-      /* Every tile sums the way the whole raster does, as shepard-grid's bands do. */
-      work->params.summation = shepard_engine_summation (first, &work->params,
-                                                         work->plan.raster.width * work->plan.raster.height);
-    }
-  /* Every tile's bands as shepard-grid's, checked once for all (the tiles' own names come later). */
-  ShepardGridExport any_tile = work->request;
-  any_tile.value_path = work->options->grid.destination;
-  return shepard_grid_export_check (&work->params, &any_tile, error);
+    say (work, "Backend (rank 0): %s\n",
+         shepard_engine_describe (g_ptr_array_index (work->engines.engines, 0)));
+  return TRUE;
 }
 
 /* Whether every rank succeeded. */
@@ -463,19 +518,8 @@ run (const ShepardGridMpiOptions *mpi_options, ShepardTerminalProgress *bar, gbo
 
   shepard_rank_place_init (&work.place, MPI_COMM_WORLD);
   if (!shepard_method_spec_parse_with_nodata (options->method, &work.params, &work.method_nodata, error)
-      || !check_supported (options, error)
-      || !shepard_tiled_output_is_vrt (options->destination, options->format, &is_vrt, error))
+      || !check_outputs (options, &work.params, &is_vrt, error))
     return FALSE;
-  if (!is_vrt)
-    {
-      ShepardRasterFormat final_format = {
-        .driver_name = options->format,
-        .data_type = options->float64 ? GDT_Float64 : GDT_Float32,
-        .creation_options = (const char *const *) options->creation_options,
-      };
-      if (shepard_raster_format_find_driver (&final_format, error) == NULL)
-        return FALSE;
-    }
   shepard_precision precision = options->float64 ? SHEPARD_PRECISION_FLOAT64 : SHEPARD_PRECISION_FLOAT32;
   if (!shepard_rank_place_choose_engine (&work.place, options->backend, precision, options->gpus, &work.choice,
                                          error))

@@ -12,10 +12,10 @@
 #include "engine-autocleanups.h"
 #include "export-extent.h"
 #include "field-engines.h"
-#include "file-identity.h"
 #include "grid-command-line.h"
 #include "grid-export.h"
 #include "grid-nodata.h"
+#include "grid-outputs.h"
 #include "grid-plan.h"
 #include "method-spec.h"
 #include "option-parser.h"
@@ -25,30 +25,6 @@
 #include "terminal-progress.h"
 
 #define PROGRAM "shepard-grid"
-
-/* shepard_grid_export_check keeps the outputs apart from one another; the input is this tool's alone to know. */
-static gboolean
-check_outputs_are_not_source (const ShepardGridOptions *options, GError **error)
-{
-  const struct {
-    const char *path;
-    const char *what;
-  } outputs[] = {
-    { options->destination, "the output DST" },
-    { options->alpha_path, "the output of --alpha-out" },
-    { options->r_path, "the output of --r-out" },
-    { options->r_obs_path, "the output of --robs-out" },
-  };
-
-  for (size_t i = 0; i < G_N_ELEMENTS (outputs); i++)
-    if (outputs[i].path != NULL && shepard_paths_name_same_file (outputs[i].path, options->source))
-      {
-        g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_SAME_FILE,
-                     "%s \"%s\" is the input SRC: give another output file name", outputs[i].what, outputs[i].path);
-        return FALSE;
-      }
-  return TRUE;
-}
 
 /* The points' bounding box over every engine: the fields' points may differ (rows skipped in one field only). */
 static void
@@ -161,7 +137,7 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   ShepardMethodNodata method_nodata;
   if (!shepard_method_spec_parse_with_nodata (options->method, &params, &method_nodata, error))
     return FALSE;
-  if (!check_outputs_are_not_source (options, error))
+  if (!shepard_grid_check_outputs_are_not_source (options, error))
     return FALSE;
 
   guint n_fields = g_strv_length (options->value_fields);

@@ -33,9 +33,12 @@ typedef enum {
 
 typedef struct {
   PartKind kind;
-  /* distance: an engine of its own over the points, for the exact nearest search */
+  /* distance: an engine of its own over the points, for the exact nearest search; NULL: no point near (every cell
+   * masked) */
   shepard_engine *engine;
   double max_distance;
+  gboolean near;     /* the points near each grid (add_distance_near), in the frame of bounds */
+  double bounds[4];
   /* hull: its vertices counter-clockwise, relative to origin for precision at map-scale coordinates */
   double (*hull)[2];
   size_t n_hull;
@@ -103,6 +106,47 @@ check_points (size_t n_points, const char *what, GError **error)
   return FALSE;
 }
 
+static gboolean
+check_distance (double max_distance, GError **error)
+{
+  if (max_distance > 0.0 && isfinite (max_distance))
+    return TRUE;
+  g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
+               "The mask distance must be a distance above zero in map units, not %g.", max_distance);
+  return FALSE;
+}
+
+/* An engine over the points for the nearest search; bounds NULL: the frame of the points themselves, else that of the
+ * whole set whose box it is, so that a part of the points gives the distances, to the bit, that the whole does. */
+static shepard_engine *
+distance_engine_new (const double *x, const double *y, size_t n_points, const double *bounds, GError **error)
+{
+  shepard_error engine_error = { 0 };
+  g_autoptr (shepard_engine) engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 0,
+                                                          &engine_error);
+  /* The search reads coordinates only; the values are a placeholder. */
+  g_autofree double *zeros = g_try_new0 (double, n_points);
+  const double *const z[] = { zeros };
+  shepard_layer_extent whole = {
+    .n = n_points,
+    .x_min = bounds != NULL ? bounds[0] : 0.0,
+    .y_min = bounds != NULL ? bounds[1] : 0.0,
+    .x_max = bounds != NULL ? bounds[2] : 0.0,
+    .y_max = bounds != NULL ? bounds[3] : 0.0,
+  };
+  if (engine == NULL || zeros == NULL
+      || (bounds == NULL ? shepard_engine_set_points (engine, x, y, zeros, n_points, &engine_error)
+                         : shepard_engine_set_points_part (engine, x, y, z, 1, n_points, &whole, &engine_error))
+           != SHEPARD_OK)
+    {
+      if (engine_error.code == SHEPARD_OK)
+        engine_error = (shepard_error) { SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the distance mask." };
+      shepard_app_error_set_from_engine (error, &engine_error);
+      return NULL;
+    }
+  return g_steal_pointer (&engine);
+}
+
 gboolean
 shepard_grid_mask_add_distance (ShepardGridMask *mask, const double *x, const double *y, size_t n_points,
                                 double max_distance, GError **error)
@@ -110,32 +154,67 @@ shepard_grid_mask_add_distance (ShepardGridMask *mask, const double *x, const do
   g_return_val_if_fail (mask != NULL && (n_points == 0 || (x != NULL && y != NULL)), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!(max_distance > 0.0) || !isfinite (max_distance))
+  if (!check_distance (max_distance, error) || !check_points (n_points, "measure the mask distance from", error))
+    return FALSE;
+  shepard_engine *engine = distance_engine_new (x, y, n_points, NULL, error);
+  if (engine == NULL)
+    return FALSE;
+  MaskPart *part = g_new0 (MaskPart, 1);
+  part->kind = PART_DISTANCE;
+  part->engine = engine;
+  part->max_distance = max_distance;
+  g_ptr_array_add (mask->parts, part);
+  return TRUE;
+}
+
+gboolean
+shepard_grid_mask_add_distance_near (ShepardGridMask *mask, double max_distance, const double bounds[4],
+                                     GError **error)
+{
+  g_return_val_if_fail (mask != NULL && bounds != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_distance (max_distance, error))
+    return FALSE;
+  if (!(bounds[0] <= bounds[2] && bounds[1] <= bounds[3]) || !isfinite (bounds[0]) || !isfinite (bounds[1])
+      || !isfinite (bounds[2]) || !isfinite (bounds[3]))
     {
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER,
-                   "The mask distance must be a distance above zero in map units, not %g.", max_distance);
-      return FALSE;
-    }
-  if (!check_points (n_points, "measure the mask distance from", error))
-    return FALSE;
-  shepard_error engine_error = { 0 };
-  g_autoptr (shepard_engine) engine = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 0,
-                                                          &engine_error);
-  /* The search reads coordinates only; the values are a placeholder. */
-  g_autofree double *zeros = g_try_new0 (double, n_points);
-  if (engine == NULL || zeros == NULL
-      || shepard_engine_set_points (engine, x, y, zeros, n_points, &engine_error) != SHEPARD_OK)
-    {
-      if (engine_error.code == SHEPARD_OK)
-        engine_error = (shepard_error) { SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the distance mask." };
-      shepard_app_error_set_from_engine (error, &engine_error);
+                   "The points' bounding box (%g, %g) to (%g, %g) is not a box of finite numbers.", bounds[0],
+                   bounds[1], bounds[2], bounds[3]);
       return FALSE;
     }
   MaskPart *part = g_new0 (MaskPart, 1);
   part->kind = PART_DISTANCE;
-  part->engine = g_steal_pointer (&engine);
   part->max_distance = max_distance;
+  part->near = TRUE;
+  memcpy (part->bounds, bounds, sizeof part->bounds);
   g_ptr_array_add (mask->parts, part);
+  return TRUE;
+}
+
+gboolean
+shepard_grid_mask_set_near_points (ShepardGridMask *mask, const double *x, const double *y, size_t n_points,
+                                   GError **error)
+{
+  g_return_val_if_fail (mask != NULL && (n_points == 0 || (x != NULL && y != NULL)), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  MaskPart *part = NULL;
+  for (guint i = 0; i < mask->parts->len && part == NULL; i++)
+    {
+      MaskPart *candidate = g_ptr_array_index (mask->parts, i);
+      if (candidate->kind == PART_DISTANCE && candidate->near)
+        part = candidate;
+    }
+  g_return_val_if_fail (part != NULL, FALSE);
+  shepard_engine *engine = n_points > 0 ? distance_engine_new (x, y, n_points, part->bounds, error) : NULL;
+  if (n_points > 0 && engine == NULL)
+    return FALSE;
+  g_mutex_lock (&mask->lock);
+  g_clear_pointer (&part->engine, shepard_engine_free);
+  part->engine = engine;
+  g_mutex_unlock (&mask->lock);
   return TRUE;
 }
 
@@ -423,16 +502,17 @@ shepard_grid_mask_describe (const ShepardGridMask *mask)
   return g_string_free (text, FALSE);
 }
 
+/* col and row of the window grid, placed in its raster as the engine places them. */
 static double
 cell_centre_x (const shepard_grid *grid, size_t col)
 {
-  return grid->x_min + ((double) col + 0.5) * grid->dx;
+  return grid->x_min + ((double) (grid->first_column + col) + 0.5) * grid->dx;
 }
 
 static double
 cell_centre_y (const shepard_grid *grid, size_t row)
 {
-  return grid->y_max - ((double) row + 0.5) * grid->dy;
+  return grid->y_max - ((double) (grid->first_row + row) + 0.5) * grid->dy;
 }
 
 static gboolean
@@ -440,6 +520,11 @@ keep_near (const MaskPart *part, const shepard_grid *grid, size_t first_row, siz
            GError **error)
 {
   size_t n_cells = n_rows * grid->width;
+  if (part->engine == NULL)
+    {
+      memset (keep, 0, n_cells);
+      return TRUE;
+    }
   size_t chunk = MIN (n_cells, (size_t) DISTANCE_QUERIES_PER_CALL);
   g_autofree double *query_x = g_try_new (double, chunk);
   g_autofree double *query_y = g_try_new (double, chunk);
@@ -552,7 +637,8 @@ keep_in_cutline (const MaskPart *part, const shepard_grid *grid, size_t first_ro
       if (block == NULL)
         return rasterisation_failed (&trap, error);
       double geotransform[6] = {
-        grid->x_min, grid->dx, 0.0, grid->y_max - (double) (first_row + start) * grid->dy, 0.0, -grid->dy,
+        grid->x_min + (double) grid->first_column * grid->dx, grid->dx, 0.0,
+        grid->y_max - (double) (grid->first_row + first_row + start) * grid->dy, 0.0, -grid->dy,
       };
       GDALSetGeoTransform (block, geotransform);
       if (GDALRasterizeGeometries (block, 1, bands, (int) part->n_polygons, part->polygons, NULL, NULL, burn_values,

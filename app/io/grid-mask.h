@@ -10,7 +10,8 @@ G_BEGIN_DECLS
 /* Which cells of a grid keep their value: shepard-grid's --mask-distance, --mask-hull and -cutline/-cl, and the
  * window's mask choice. A mask is built from parts, then asked for any grid and any band of its rows; a cell is kept
  * only when every part keeps it. A cell is judged by its centre as the engine places it (shepard_grid:
- * x = x_min + (col + 0.5) dx, y = y_max - (row + 0.5) dy), in the CRS of the points.
+ * x = x_min + (first_column + col + 0.5) dx, y = y_max - (first_row + row + 0.5) dy), in the CRS of the points, so
+ * that a window of a raster (a tile of shepard-grid-mpi) is masked as the same cells of the whole raster are.
  *
  * The parts:
  * - distance: cells whose centre lies farther than D from the nearest data point (exact nearest search; a centre at
@@ -42,6 +43,22 @@ void shepard_grid_mask_free (ShepardGridMask *mask);
 gboolean shepard_grid_mask_add_distance (ShepardGridMask *mask, const double *x, const double *y, size_t n_points,
                                          double max_distance, GError **error);
 
+/* As add_distance, for a mask that judges one window of a raster at a time (a tile of shepard-grid-mpi) and holds
+ * only the points near it: before each window, shepard_grid_mask_set_near_points gives it every point within
+ * max_distance of the window's cells (those of the window and a halo of at least max_distance around it; more do no
+ * harm). bounds {x_min, y_min, x_max, y_max} is the bounding box of every point, which sets the frame of the nearest
+ * search as add_distance's over every point sets it, so that each cell is judged to the bit as add_distance over every
+ * point judges it. Until points are set, and with none, every cell is masked. Fails as add_distance for the distance,
+ * and with SHEPARD_APP_ERROR_INVALID_PARAMETER for bounds that are not a box of finite numbers. */
+gboolean shepard_grid_mask_add_distance_near (ShepardGridMask *mask, double max_distance, const double bounds[4],
+                                              GError **error);
+
+/* The points (copied, each within the bounds of add_distance_near, which the mask must have had added) that the part
+ * of add_distance_near measures from for the next windows, in place of those before; none masks every cell. Fails as
+ * add_distance does (SHEPARD_APP_ERROR_INVALID_PARAMETER for a point outside the bounds). */
+gboolean shepard_grid_mask_set_near_points (ShepardGridMask *mask, const double *x, const double *y, size_t n_points,
+                                            GError **error);
+
 /* Masks the cells outside the convex hull of the points. Points on a line or on one spot have no hull:
  * SHEPARD_APP_ERROR_DEGENERATE_AREA (SHEPARD_APP_ERROR_NO_POINTS without points). */
 gboolean shepard_grid_mask_add_hull (ShepardGridMask *mask, const double *x, const double *y, size_t n_points,
@@ -65,9 +82,9 @@ gboolean shepard_grid_mask_is_empty (const ShepardGridMask *mask);
  * (ShepardRasterProvenance.mask) and messages; "" for an empty mask. Free with g_free. */
 char *shepard_grid_mask_describe (const ShepardGridMask *mask);
 
-/* keep gets n_rows x grid->width bytes, rows first_row .. first_row + n_rows - 1 of the grid (row-major): 1 where
- * the cell is kept, 0 where it is masked. Works in bounded memory whatever the band's size. Fails only when memory
- * or GDAL's rasterisation does (SHEPARD_APP_ERROR_ENGINE). */
+/* keep gets n_rows x grid->width bytes, rows first_row .. first_row + n_rows - 1 of the grid (a window's own rows;
+ * row-major): 1 where the cell is kept, 0 where it is masked. Works in bounded memory whatever the band's size. Fails
+ * only when memory or GDAL's rasterisation does (SHEPARD_APP_ERROR_ENGINE). */
 gboolean shepard_grid_mask_fill_keep (ShepardGridMask *mask, const shepard_grid *grid, size_t first_row,
                                       size_t n_rows, guint8 *keep, GError **error);
 

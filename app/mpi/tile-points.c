@@ -102,7 +102,7 @@ first_halo (const shepard_params *params, const ShepardLayerScan *scan, int need
 
 gboolean
 shepard_tile_points_read (const ShepardLayerSource *source, const ShepardLayerScan *scan,
-                          const shepard_params *params, const shepard_grid *window,
+                          const shepard_params *params, const shepard_grid *window, double min_halo,
                           const ShepardEngineChoice *choice, ShepardFieldEngines *engines, GPtrArray **points,
                           double *halo, GDALProgressFunc progress, void *progress_data, GError **error)
 {
@@ -112,7 +112,7 @@ shepard_tile_points_read (const ShepardLayerSource *source, const ShepardLayerSc
   double box[4], bounds[4];
   shepard_tile_plan_centre_box (window, box);
   shepard_layer_scan_bounds (scan, bounds);
-  *halo = first_halo (params, scan, needed);
+  *halo = MAX (first_halo (params, scan, needed), min_halo);
   for (;;)
     {
       const double rect[4] = { box[0] - *halo, box[1] - *halo, box[2] + *halo, box[3] + *halo };

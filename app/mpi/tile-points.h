@@ -26,12 +26,13 @@ typedef struct {
 
 /* Reads the points of the window and of a halo around it through OGR's spatial filter, and starts the engines on
  * them in the frame of the whole layer (scan), so that every cell of the window gets exactly the value an engine
- * holding every point gives it. By construction: the halo is at least the search radius, and where the max_points
+ * holding every point gives it. By construction: the halo is at least the search radius and min_halo (what else needs
+ * the points around the window: a distance mask), and where the max_points
  * nearest or AIDW's k nearest decide, every cell's farthest such neighbour (shepard_engine_nearest) must lie nearer
  * than the halo's edge, else the halo is doubled and the points read again, up to the whole layer. points gets the
  * fields' points (the engines borrow their names); halo the halo taken. progress: GDAL's contract, FALSE cancels. */
 gboolean shepard_tile_points_read (const ShepardLayerSource *source, const ShepardLayerScan *scan,
-                                   const shepard_params *params, const shepard_grid *window,
+                                   const shepard_params *params, const shepard_grid *window, double min_halo,
                                    const ShepardEngineChoice *choice, ShepardFieldEngines *engines,
                                    GPtrArray **points, double *halo, GDALProgressFunc progress, void *progress_data,
                                    GError **error);

@@ -394,6 +394,128 @@ test_combined_bands_and_apply (void)
       }
 }
 
+/* Windows of a raster (shepard_grid.first_row, .first_column, as shepard-grid-mpi's tiles) are masked as the same
+ * cells of the whole raster, by every part: 200 random points at map-scale coordinates, a cutline cutting the
+ * raster. */
+static void
+test_windows (void)
+{
+  g_autofree char *path = write_file (
+    "wedge.geojson",
+    COLLECTION (FEATURE ("{\"type\":\"Polygon\",\"coordinates\":[[[180013,330007],[180093,330031],[180071.3,330097.1],"
+                         "[180013,330007]]]}")));
+  g_autoptr (GRand) random = g_rand_new_with_seed (7);
+  double x[200], y[200];
+  for (size_t i = 0; i < G_N_ELEMENTS (x); i++)
+    {
+      x[i] = 180000.0 + 100.0 * g_rand_double (random) * g_rand_double (random);
+      y[i] = 330000.0 + 100.0 * g_rand_double (random);
+    }
+  const shepard_grid raster = { 180000.0, 330100.0, 0.5, 0.5, 200, 200 };
+  g_autoptr (GError) error = NULL;
+  ShepardGridMask *masks[3];
+  for (size_t m = 0; m < G_N_ELEMENTS (masks); m++)
+    masks[m] = shepard_grid_mask_new ();
+  g_assert_true (shepard_grid_mask_add_distance (masks[0], x, y, G_N_ELEMENTS (x), 4.0, &error));
+  g_assert_true (shepard_grid_mask_add_hull (masks[1], x, y, G_N_ELEMENTS (x), &error));
+  g_assert_true (shepard_grid_mask_add_cutline (masks[2], path, NULL, NULL, &error));
+  g_assert_no_error (error);
+  for (size_t m = 0; m < G_N_ELEMENTS (masks); m++)
+    {
+      g_autofree guint8 *whole = keep_of (masks[m], &raster);
+      size_t kept = count_kept (whole, raster.width * raster.height);
+      g_assert_cmpuint (kept, >, 0);
+      g_assert_cmpuint (kept, <, raster.width * raster.height);
+      for (size_t first_row = 0; first_row < raster.height; first_row += 48)
+        for (size_t first_column = 0; first_column < raster.width; first_column += 56)
+          {
+            shepard_grid window = raster;
+            window.first_row = first_row;
+            window.first_column = first_column;
+            window.height = MIN (48, raster.height - first_row);
+            window.width = MIN (56, raster.width - first_column);
+            g_autofree guint8 *keep = keep_of (masks[m], &window);
+            for (size_t row = 0; row < window.height; row++)
+              g_assert_cmpmem (keep + row * window.width, window.width,
+                               whole + (first_row + row) * raster.width + first_column, window.width);
+          }
+      shepard_grid_mask_free (masks[m]);
+    }
+}
+
+/* The distance of add_distance_near, given for each window the points within D of it, judges every cell as
+ * add_distance over every point does, to the bit; with no point near, every cell is masked. */
+static void
+test_distance_near (void)
+{
+  g_autoptr (GRand) random = g_rand_new_with_seed (11);
+  double x[300], y[300], bounds[4] = { INFINITY, INFINITY, -INFINITY, -INFINITY };
+  for (size_t i = 0; i < G_N_ELEMENTS (x); i++)
+    {
+      /* Most points in the left half: the right windows have none near. */
+      x[i] = 4.2e6 + (i < 290 ? 60.0 : 100.0) * g_rand_double (random);
+      y[i] = 5.5e6 + 100.0 * g_rand_double (random);
+      bounds[0] = MIN (bounds[0], x[i]);
+      bounds[1] = MIN (bounds[1], y[i]);
+      bounds[2] = MAX (bounds[2], x[i]);
+      bounds[3] = MAX (bounds[3], y[i]);
+    }
+  const double distance = 2.5;
+  const shepard_grid raster = { 4.2e6, 5.5e6 + 100.0, 0.25, 0.25, 400, 400 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ShepardGridMask) every = shepard_grid_mask_new ();
+  g_autoptr (ShepardGridMask) near = shepard_grid_mask_new ();
+  g_assert_true (shepard_grid_mask_add_distance (every, x, y, G_N_ELEMENTS (x), distance, &error));
+  g_assert_true (shepard_grid_mask_add_distance_near (near, distance, bounds, &error));
+  g_assert_no_error (error);
+  g_autofree char *description = shepard_grid_mask_describe (near);
+  g_assert_cmpstr (description, ==, "--mask-distance 2.5");
+  g_autofree guint8 *whole = keep_of (every, &raster);
+  size_t windows_without_points = 0;
+  for (size_t first_row = 0; first_row < raster.height; first_row += 64)
+    for (size_t first_column = 0; first_column < raster.width; first_column += 64)
+      {
+        shepard_grid window = raster;
+        window.first_row = first_row;
+        window.first_column = first_column;
+        window.height = MIN (64, raster.height - first_row);
+        window.width = MIN (64, raster.width - first_column);
+        double left = window.x_min + (double) first_column * window.dx - distance;
+        double right = window.x_min + (double) (first_column + window.width) * window.dx + distance;
+        double top = window.y_max - (double) first_row * window.dy + distance;
+        double bottom = window.y_max - (double) (first_row + window.height) * window.dy - distance;
+        g_autoptr (GArray) near_x = g_array_new (FALSE, FALSE, sizeof (double));
+        g_autoptr (GArray) near_y = g_array_new (FALSE, FALSE, sizeof (double));
+        for (size_t i = 0; i < G_N_ELEMENTS (x); i++)
+          if (x[i] >= left && x[i] <= right && y[i] >= bottom && y[i] <= top)
+            {
+              g_array_append_val (near_x, x[i]);
+              g_array_append_val (near_y, y[i]);
+            }
+        windows_without_points += near_x->len == 0;
+        g_assert_true (shepard_grid_mask_set_near_points (near, (const double *) near_x->data,
+                                                          (const double *) near_y->data, near_x->len, &error));
+        g_assert_no_error (error);
+        g_autofree guint8 *keep = keep_of (near, &window);
+        for (size_t row = 0; row < window.height; row++)
+          g_assert_cmpmem (keep + row * window.width, window.width,
+                           whole + (first_row + row) * raster.width + first_column, window.width);
+        if (near_x->len == 0)
+          g_assert_cmpuint (count_kept (keep, window.width * window.height), ==, 0);
+      }
+  g_assert_cmpuint (windows_without_points, >, 0);
+
+  const double outside[] = { bounds[2] + 1.0 };
+  g_assert_false (shepard_grid_mask_set_near_points (near, outside, outside, 1, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+  g_clear_error (&error);
+  const double no_box[] = { 0.0, 0.0, NAN, 1.0 };
+  g_autoptr (ShepardGridMask) refused = shepard_grid_mask_new ();
+  g_assert_false (shepard_grid_mask_add_distance_near (refused, distance, no_box, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_INVALID_PARAMETER);
+  g_assert_true (shepard_grid_mask_is_empty (refused));
+}
+
 /* A mask serves several threads at once (the preview's workers and an export), each getting what one thread gets. */
 typedef struct {
   ShepardGridMask *mask;
@@ -455,6 +577,8 @@ main (int argc, char **argv)
   g_test_add_func ("/grid-mask/cutline/refused", test_cutline_refused);
   g_test_add_func ("/grid-mask/combined", test_combined_bands_and_apply);
   g_test_add_func ("/grid-mask/threads", test_threads);
+  g_test_add_func ("/grid-mask/windows", test_windows);
+  g_test_add_func ("/grid-mask/distance/near", test_distance_near);
 
   int status = g_test_run ();
   scratch_directory_remove (directory);

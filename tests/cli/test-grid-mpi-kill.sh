@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# shepard-grid-mpi under mpirun -np 3: rank 1 killed with SIGKILL mid-run, then mpirun itself sent SIGINT (Ctrl-C)
-# mid-run. Each time: a non-zero exit, the existing output untouched and nothing left beside it.
+# shepard-grid-mpi under mpirun -np 3, writing DST and the rasters of --alpha-out and --robs-out: rank 1 killed with
+# SIGKILL mid-run, then mpirun itself sent SIGINT (Ctrl-C) mid-run. Each time: a non-zero exit, the existing outputs
+# untouched and nothing left beside them.
 # Usage: test-grid-mpi-kill.sh SHEPARD_GRID_MPI SOURCE_ROOT (TAP output).
 set -u
 tool=$1
@@ -17,9 +18,12 @@ echo "1..2"
 
 # Starts a run long enough to be stopped (a few seconds on 2 cores); waits until rank 0 has staged its directory.
 start_run() {
-  echo "the old output" >"$directory/out.vrt"
+  for output in out alpha robs; do
+    echo "the old $output" >"$directory/$output.vrt"
+  done
   mpirun --oversubscribe -np 3 "$tool" -q --tile-size 64 --backend cpu -zfield zinc -a aidw:summation=exact \
-    -outsize 3000 2000 "$source_root/data/meuse.csv" "$directory/out.vrt" >"$directory/log" 2>&1 &
+    -outsize 3000 2000 --alpha-out "$directory/alpha.vrt" --robs-out "$directory/robs.vrt" \
+    "$source_root/data/meuse.csv" "$directory/out.vrt" >"$directory/log" 2>&1 &
   run_pid=$!
   for _ in $(seq 100); do
     compgen -G "$directory/.out.vrt.shepard-mpi-*/out.tiles/tile-*" >/dev/null && return 0
@@ -31,7 +35,8 @@ check_nothing_left() {
   local name=$1 status=$2
   local left
   left=$(ls -A "$directory" | grep -v '^log$' | tr '\n' ' ')
-  if [[ $status -ne 0 && "$left" == "out.vrt " && "$(cat "$directory/out.vrt")" == "the old output" ]]; then
+  if [[ $status -ne 0 && "$left" == "alpha.vrt out.vrt robs.vrt " && "$(cat "$directory/out.vrt")" == "the old out"
+        && "$(cat "$directory/alpha.vrt")" == "the old alpha" && "$(cat "$directory/robs.vrt")" == "the old robs" ]]; then
     echo "ok - $name"
   else
     echo "not ok - $name: exit $status, left: $left"

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shepard-grid-mpi under mpirun -np 3 --oversubscribe against shepard-grid on the CPU: the same raster bit for bit
  * (every band's cells, geotransform, CRS, nodata), for methods over all points and local ones, a tile edge through a
- * dense cluster, and a rank that fails leaving nothing. Arguments: shepard-grid-mpi, then shepard-grid. */
+ * dense cluster, the masks across tile edges, the rasters of --alpha-out, --r-out and --robs-out, fields whose engines
+ * sum differently, outputs refused before any work, and a rank that fails leaving nothing. Arguments:
+ * shepard-grid-mpi, then shepard-grid. */
 #include <gdal.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <ogr_srs_api.h>
 #include <string.h>
 
@@ -94,8 +97,13 @@ assert_same_raster (const char *expected_path, const char *actual_path)
   GDALGetGeoTransform (actual, actual_transform);
   g_assert_cmpmem (actual_transform, sizeof actual_transform, expected_transform, sizeof expected_transform);
   OGRSpatialReferenceH expected_crs = GDALGetSpatialRef (expected), actual_crs = GDALGetSpatialRef (actual);
-  g_assert_nonnull (actual_crs);
-  g_assert_true (OSRIsSame (expected_crs, actual_crs));
+  if (expected_crs == NULL)
+    g_assert_null (actual_crs);
+  else
+    {
+      g_assert_nonnull (actual_crs);
+      g_assert_true (OSRIsSame (expected_crs, actual_crs));
+    }
   g_autofree double *expected_cells = g_new (double, (gsize) width * height);
   g_autofree double *actual_cells = g_new (double, (gsize) width * height);
   for (int band = 1; band <= GDALGetRasterCount (expected); band++)
@@ -120,6 +128,13 @@ assert_same_raster (const char *expected_path, const char *actual_path)
     }
   GDALClose (expected);
   GDALClose (actual);
+}
+
+static char *
+source_path (const char *name)
+{
+  return g_build_filename (g_getenv ("SHEPARD_SOURCE_ROOT") != NULL ? g_getenv ("SHEPARD_SOURCE_ROOT") : SOURCE_ROOT,
+                           "data", name, NULL);
 }
 
 typedef struct {
@@ -182,6 +197,252 @@ test_dense_cluster_at_tile_edge (void)
       run_both (options, mpi_options, reference, output);
       assert_same_raster (reference, output);
     }
+  scratch_directory_remove (directory);
+}
+
+/* Whether band 1 of the raster, read in tiles of tile_size cells, has a tile edge along which some cells are nodata
+ * and some are not: a mask's boundary crossing it. */
+static gboolean
+mask_crosses_tile_edge (const char *path, int tile_size)
+{
+  GDALDatasetH raster = GDALOpen (path, GA_ReadOnly);
+  g_assert_nonnull (raster);
+  GDALRasterBandH band = GDALGetRasterBand (raster, 1);
+  int width = GDALGetRasterXSize (raster), height = GDALGetRasterYSize (raster), has_nodata = 0;
+  double nodata = GDALGetRasterNoDataValue (band, &has_nodata);
+  g_assert_true (has_nodata);
+  g_autofree double *cells = g_new (double, (gsize) width * height);
+  g_assert_cmpint (GDALRasterIO (band, GF_Read, 0, 0, width, height, cells, width, height, GDT_Float64, 0, 0), ==,
+                   CE_None);
+  GDALClose (raster);
+  gboolean crosses = FALSE;
+  for (int edge = tile_size; edge < width && !crosses; edge += tile_size)
+    {
+      gsize masked = 0;
+      for (int row = 0; row < height; row++)
+        masked += cells[(gsize) row * width + edge] == nodata;
+      crosses = masked > 0 && masked < (gsize) height;
+    }
+  for (int edge = tile_size; edge < height && !crosses; edge += tile_size)
+    {
+      gsize masked = 0;
+      for (int col = 0; col < width; col++)
+        masked += cells[(gsize) edge * width + col] == nodata;
+      crosses = masked > 0 && masked < (gsize) width;
+    }
+  return crosses;
+}
+
+typedef enum {
+  MASK_DISTANCE,
+  MASK_HULL,
+  MASK_CUTLINE,
+} MaskKind;
+
+typedef struct {
+  MaskKind kind;
+  const char *method;
+  const char *schedule;
+  const char *name;
+} MaskCase;
+
+/* Each mask, over all points and with a local method, across the edges of tiles of 64 cells (--tile-size 60):
+ * bit for bit shepard-grid's, alpha included. With idw:radius=100 and --mask-distance 300, alpha (the power, in every
+ * cell) is masked only by the distance, beyond the reach of the tile's radius: the tile's points must reach D. */
+static void
+test_mask (gconstpointer data)
+{
+  const MaskCase *mask = data;
+  g_autofree char *directory = scratch_directory_new ("shepard-grid-mpi-mask-XXXXXX");
+  g_autofree char *reference = g_build_filename (directory, "reference.tif", NULL);
+  g_autofree char *output = g_build_filename (directory, "masked.vrt", NULL);
+  g_autofree char *source = source_path ("meuse.csv");
+  g_autofree char *river = source_path ("meuse-river.geojson");
+  const char *const mask_options[][3] = {
+    [MASK_DISTANCE] = { "--mask-distance", mask->kind == MASK_DISTANCE && strstr (mask->method, "radius") ? "300"
+                                                                                                        : "150", NULL },
+    [MASK_HULL] = { "--mask-hull", NULL, NULL },
+    [MASK_CUTLINE] = { "-cutline", river, NULL },
+  };
+  g_autoptr (GPtrArray) options = g_ptr_array_new ();
+  const char *const common[] = {
+    "-q", "--backend", "cpu", "-zfield", "zinc", "--extra-bands", "alpha", "-a", mask->method, "-outsize", "300",
+    "200", "--margin", "5",
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (common); i++)
+    g_ptr_array_add (options, (gpointer) common[i]);
+  for (const char *const *option = mask_options[mask->kind]; *option != NULL; option++)
+    g_ptr_array_add (options, (gpointer) *option);
+  g_ptr_array_add (options, source);
+  g_ptr_array_add (options, NULL);
+  const char *const mpi_options[] = { "--tile-size", "60", "--schedule", mask->schedule, NULL };
+
+  run_both ((const char *const *) options->pdata, mpi_options, reference, output);
+  assert_same_raster (reference, output);
+  g_assert_true (mask_crosses_tile_edge (output, 64));
+  scratch_directory_remove (directory);
+}
+
+typedef struct {
+  const char *method;
+  const char *output_extension; /* every output's: VRTs, or GeoTIFFs made from the tiles */
+} PlaneCase;
+
+/* --alpha-out, --r-out and --robs-out: each a tiled output of its own, bit for bit shepard-grid's raster. */
+static void
+test_plane_outputs (gconstpointer data)
+{
+  const PlaneCase *plane = data;
+  g_autofree char *directory = scratch_directory_new ("shepard-grid-mpi-planes-XXXXXX");
+  const char *const names[] = { "values", "alpha", "r", "robs" };
+  char *reference[G_N_ELEMENTS (names)], *output[G_N_ELEMENTS (names)];
+  for (size_t i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *reference_name = g_strdup_printf ("reference-%s.tif", names[i]);
+      g_autofree char *output_name = g_strdup_printf ("%s.%s", names[i], plane->output_extension);
+      reference[i] = g_build_filename (directory, reference_name, NULL);
+      output[i] = g_build_filename (directory, output_name, NULL);
+    }
+  g_autofree char *source = source_path ("meuse.csv");
+  const char *const planes_of_grid[] = {
+    "-q", "--backend", "cpu", "-zfield", "zinc,copper", "-a", plane->method, "-outsize", "300", "200",
+    "--alpha-out", reference[1], "--r-out", reference[2], "--robs-out", reference[3], source, NULL,
+  };
+  const char *const planes_of_mpi[] = {
+    "--tile-size", "60", "-q", "--backend", "cpu", "-zfield", "zinc,copper", "-a", plane->method, "-outsize", "300",
+    "200", "--alpha-out", output[1], "--r-out", output[2], "--robs-out", output[3], source, output[0], NULL,
+  };
+  g_autoptr (GPtrArray) grid_argv = g_ptr_array_new ();
+  g_ptr_array_add (grid_argv, (gpointer) grid_tool);
+  for (const char *const *option = planes_of_grid; *option != NULL; option++)
+    g_ptr_array_add (grid_argv, (gpointer) *option);
+  g_ptr_array_add (grid_argv, reference[0]);
+  g_autofree char *grid_errors = NULL, *mpi_errors = NULL;
+  g_assert_cmpint (run (grid_argv, &grid_errors), ==, 0);
+  g_autoptr (GPtrArray) argv = mpi_argv (planes_of_mpi);
+  int status = run (argv, &mpi_errors);
+  if (status != 0)
+    g_test_message ("stderr: %s", mpi_errors);
+  g_assert_cmpint (status, ==, 0);
+  for (size_t i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_test_message ("%s", names[i]);
+      assert_same_raster (reference[i], output[i]);
+      g_free (reference[i]);
+      g_free (output[i]);
+    }
+  g_autofree char *left = scratch_directory_list (directory);
+  g_assert_cmpstr (left, ==,
+                   g_str_equal (plane->output_extension, "vrt")
+                     ? "alpha.tiles alpha.vrt r.tiles r.vrt reference-alpha.tif reference-r.tif reference-robs.tif "
+                       "reference-values.tif robs.tiles robs.vrt values.tiles values.vrt"
+                     : "alpha.tif r.tif reference-alpha.tif reference-r.tif reference-robs.tif reference-values.tif "
+                       "robs.tif values.tif");
+  scratch_directory_remove (directory);
+}
+
+/* Two fields with their values in different rows, so two engines: 3000 points of "many", 1000 of them with "few".
+ * On 300 x 200 cells summation=auto takes the far field for 3000 points and the exact sums for 1000 (float32 CPU
+ * costs), as shepard-grid's engines choose for the whole raster: each engine of each tile chooses alike. */
+static void
+test_fields_sum_each_their_way (void)
+{
+  g_autofree char *directory = scratch_directory_new ("shepard-grid-mpi-summation-XXXXXX");
+  g_autofree char *source = g_build_filename (directory, "points.csv", NULL);
+  g_autofree char *reference = g_build_filename (directory, "reference.tif", NULL);
+  g_autofree char *exact = g_build_filename (directory, "exact.tif", NULL);
+  g_autofree char *output = g_build_filename (directory, "output.vrt", NULL);
+  g_autoptr (GRand) random = g_rand_new_with_seed (27);
+  g_autoptr (GString) csv = g_string_new ("x,y,many,few\n");
+  for (int i = 0; i < 3000; i++)
+    {
+      double x = g_rand_double_range (random, 0.0, 10000.0), y = g_rand_double_range (random, 0.0, 10000.0);
+      char few[G_ASCII_DTOSTR_BUF_SIZE] = "";
+      if (i % 3 == 0)
+        g_ascii_dtostr (few, sizeof few, 50.0 + y / 100.0);
+      g_string_append_printf (csv, "%.3f,%.3f,%.3f,%s\n", x, y, 100.0 + x / 50.0 + 30.0 * sin (y / 700.0), few);
+    }
+  g_assert_true (g_file_set_contents (source, csv->str, -1, NULL));
+  const char *const options[] = {
+    "-q", "--backend", "cpu", "-zfield", "many,few", "-a", "idw", "-outsize", "300", "200", source, NULL,
+  };
+  const char *const exact_options[] = {
+    "-q", "--backend", "cpu", "-zfield", "many,few", "-a", "idw:summation=exact", "-outsize", "300", "200", source,
+    exact, NULL,
+  };
+  const char *const mpi_options[] = { "--tile-size", "60", NULL };
+
+  run_both (options, mpi_options, reference, output);
+  assert_same_raster (reference, output);
+  g_autoptr (GPtrArray) exact_argv = g_ptr_array_new ();
+  g_ptr_array_add (exact_argv, (gpointer) grid_tool);
+  for (const char *const *option = exact_options; *option != NULL; option++)
+    g_ptr_array_add (exact_argv, (gpointer) *option);
+  g_autofree char *errors = NULL;
+  g_assert_cmpint (run (exact_argv, &errors), ==, 0);
+  /* The engines chose differently: "many" is not the exact sums (far field), "few" is them to the bit. */
+  GDALDatasetH tiled = GDALOpen (output, GA_ReadOnly), exact_raster = GDALOpen (exact, GA_ReadOnly);
+  g_assert_nonnull (tiled);
+  g_assert_nonnull (exact_raster);
+  gsize n_cells = 300 * 200;
+  g_autofree float *tiled_cells = g_new (float, n_cells), *exact_cells = g_new (float, n_cells);
+  for (int band = 1; band <= 2; band++)
+    {
+      g_assert_cmpint (GDALRasterIO (GDALGetRasterBand (tiled, band), GF_Read, 0, 0, 300, 200, tiled_cells, 300, 200,
+                                     GDT_Float32, 0, 0), ==, CE_None);
+      g_assert_cmpint (GDALRasterIO (GDALGetRasterBand (exact_raster, band), GF_Read, 0, 0, 300, 200, exact_cells,
+                                     300, 200, GDT_Float32, 0, 0), ==, CE_None);
+      gsize differing = 0;
+      for (gsize i = 0; i < n_cells; i++)
+        differing += memcmp (&tiled_cells[i], &exact_cells[i], sizeof (float)) != 0;
+      g_test_message ("band %d: %" G_GSIZE_FORMAT " cells differ from the exact sums", band, differing);
+      if (band == 1)
+        g_assert_cmpuint (differing, >, n_cells / 20);
+      else
+        g_assert_cmpuint (differing, ==, 0);
+    }
+  GDALClose (tiled);
+  GDALClose (exact_raster);
+  scratch_directory_remove (directory);
+}
+
+typedef struct {
+  const char *name;
+  const char *const *outputs; /* options naming the outputs (DST last), relative to the scratch directory */
+  const char *message_part;
+} RefusedCase;
+
+/* Outputs that cannot be written together are refused before the input is read (it does not exist here), leaving
+ * nothing and the existing file untouched. */
+static void
+test_outputs_refused (gconstpointer data)
+{
+  const RefusedCase *refused = data;
+  g_autofree char *directory = scratch_directory_new ("shepard-grid-mpi-refused-XXXXXX");
+  g_autofree char *existing = g_build_filename (directory, "out.vrt", NULL);
+  g_autofree char *missing_source = g_build_filename (directory, "missing.csv", NULL);
+  g_assert_true (g_file_set_contents (existing, "the old output", -1, NULL));
+  g_autoptr (GPtrArray) options = g_ptr_array_new_with_free_func (g_free);
+  const char *const common[] = { "-q", "--backend", "cpu", "-zfield", "zinc", "-a", "aidw" };
+  for (size_t i = 0; i < G_N_ELEMENTS (common); i++)
+    g_ptr_array_add (options, g_strdup (common[i]));
+  g_ptr_array_add (options, g_strdup (missing_source));
+  for (const char *const *output = refused->outputs; *output != NULL; output++)
+    g_ptr_array_add (options, (*output)[0] == '-' ? g_strdup (*output) : g_build_filename (directory, *output, NULL));
+  g_ptr_array_add (options, NULL);
+
+  g_autoptr (GPtrArray) argv = mpi_argv ((const char *const *) options->pdata);
+  g_autofree char *errors = NULL;
+  int status = run (argv, &errors);
+  g_test_message ("stderr: %s", errors);
+  g_assert_cmpint (status, !=, 0);
+  if (strstr (errors, refused->message_part) == NULL)
+    g_error ("\"%s\" does not say \"%s\"", errors, refused->message_part);
+  g_autofree char *contents = NULL;
+  g_assert_true (g_file_get_contents (existing, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "the old output");
+  g_autofree char *left = scratch_directory_list (directory);
+  g_assert_cmpstr (left, ==, "out.vrt");
   scratch_directory_remove (directory);
 }
 
@@ -263,6 +524,48 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &cases[i], test_method);
     }
   g_test_add_func ("/grid-mpi/dense-cluster-at-tile-edge", test_dense_cluster_at_tile_edge);
+  static const MaskCase masks[] = {
+    { MASK_DISTANCE, "idw", "static", "distance/idw" },
+    { MASK_DISTANCE, "aidw:max_points=8", "dynamic", "distance/aidw-nearest" },
+    { MASK_DISTANCE, "idw:radius=100", "static", "distance/idw-radius" },
+    { MASK_HULL, "aidw", "dynamic", "hull/aidw" },
+    { MASK_HULL, "idw:max_points=8", "static", "hull/idw-nearest" },
+    { MASK_CUTLINE, "idw", "dynamic", "cutline/idw" },
+    { MASK_CUTLINE, "aidw:max_points=8", "static", "cutline/aidw-nearest" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (masks); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/grid-mpi/mask/%s", masks[i].name);
+      g_test_add_data_func (path, &masks[i], test_mask);
+    }
+  static const PlaneCase planes[] = {
+    { "aidw", "vrt" },
+    { "aidw:max_points=8", "tif" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (planes); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/grid-mpi/plane-outputs/%s/%s", planes[i].method,
+                                               planes[i].output_extension);
+      g_test_add_data_func (path, &planes[i], test_plane_outputs);
+    }
+  g_test_add_func ("/grid-mpi/fields-sum-each-their-way", test_fields_sum_each_their_way);
+  static const char *const same_file[] = { "--alpha-out", "./out.vrt", "out.vrt", NULL };
+  static const char *const same_planes[] = { "--r-out", "r.vrt", "--robs-out", "r.vrt", "out.vrt", NULL };
+  static const char *const same_tiles[] = { "--alpha-out", "out.VRT", "out.vrt", NULL };
+  static const char *const mixed_kinds[] = { "--alpha-out", "alpha.tif", "out.vrt", NULL };
+  static const char *const in_tiles[] = { "--alpha-out", "out.tiles/alpha.vrt", "out.vrt", NULL };
+  static const RefusedCase refusals[] = {
+    { "same-file", same_file, "the alpha raster" },
+    { "same-plane-files", same_planes, "is also the R raster" },
+    { "same-tiles-directory", same_tiles, "would go into" },
+    { "vrt-and-not", mixed_kinds, "all VRTs or none" },
+    { "output-in-tiles-directory", in_tiles, "which is or holds the output" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (refusals); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/grid-mpi/outputs-refused/%s", refusals[i].name);
+      g_test_add_data_func (path, &refusals[i], test_outputs_refused);
+    }
   g_test_add_data_func ("/grid-mpi/failed-rank-leaves-nothing/static", "static", test_failed_rank_leaves_nothing);
   g_test_add_data_func ("/grid-mpi/failed-rank-leaves-nothing/dynamic", "dynamic", test_failed_rank_leaves_nothing);
   return g_test_run ();
