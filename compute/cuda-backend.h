@@ -59,6 +59,9 @@ typedef struct {
 
 /* CUDA devices visible to this process; 0 where there is none or the driver fails. */
 int shepard_cuda_device_count (void);
+/* Creates the device's CUDA context (what the first call on a device waits for); failures are left for the backend to
+ * report. */
+void shepard_cuda_device_start (int device);
 /* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)" for device ordinal `device`, or false where there is no such device. */
 bool shepard_cuda_device_describe (int device, char *name, size_t size);
 

@@ -12,7 +12,8 @@ void
 shepard_gpu_group_free (shepard_engine *engine)
 {
   for (size_t i = 0; i < engine->n_gpus; i++)
-    shepard_cuda_backend_free (engine->gpus[i]);
+    if (engine->gpus[i] != NULL)
+      shepard_cuda_backend_free (engine->gpus[i]);
   engine->n_gpus = 0;
   engine->cuda = NULL;
 }
@@ -34,6 +35,23 @@ describe (shepard_engine *engine)
                         shepard_cuda_backend_device_name (engine->gpus[i]));
 }
 
+typedef struct {
+  shepard_engine *engine;
+  const shepard_gpu_set *set;
+} start_job;
+
+/* One GPU's start: its CUDA context, streams and events. */
+static bool
+start_backends (void *context, size_t begin, size_t end, int worker, shepard_error *error)
+{
+  (void) worker;
+  start_job *job = context;
+  for (size_t i = begin; i < end; i++)
+    if (shepard_cuda_backend_new (job->set->ordinals[i], &job->engine->gpus[i], error) != SHEPARD_OK)
+      return false;
+  return true;
+}
+
 shepard_status
 shepard_gpu_group_start (shepard_engine *engine, const shepard_gpu_set *set, shepard_error *error)
 {
@@ -48,16 +66,18 @@ shepard_gpu_group_start (shepard_engine *engine, const shepard_gpu_set *set, she
         every.ordinals[every.count++] = i;
       set = &every;
     }
-  engine->n_gpus = 0;
+  /* Each context takes a few hundred milliseconds to create; on threads of their own, all GPUs start as soon as
+   * one does. */
   for (size_t i = 0; i < set->count; i++)
+    engine->gpus[i] = NULL;
+  start_job job = { engine, set };
+  shepard_status status
+      = shepard_parallel_for ((int) set->count, set->count, 1, start_backends, &job, NULL, NULL, NULL, error);
+  engine->n_gpus = set->count;
+  if (status != SHEPARD_OK)
     {
-      shepard_status status = shepard_cuda_backend_new (set->ordinals[i], &engine->gpus[i], error);
-      if (status != SHEPARD_OK)
-        {
-          shepard_gpu_group_free (engine);
-          return status;
-        }
-      engine->n_gpus = i + 1;
+      shepard_gpu_group_free (engine);
+      return status;
     }
   engine->cuda = engine->gpus[0];
   describe (engine);

@@ -245,6 +245,12 @@ int shepard_gpu_count (void);
 /* The name of the device with this ordinal ("NVIDIA H200 (sm_90, 132 SMs)"), or false where there is none. */
 bool shepard_gpu_name (int ordinal, char *name, size_t size);
 
+/* Starts the CUDA context of each chosen GPU (NULL or count 0: every visible GPU), each on a thread of its own, and
+ * returns when all are started. A context takes a few hundred milliseconds to create; an engine made on those GPUs
+ * afterwards, from any thread, starts without that wait. Meant for a thread of the caller's own while it reads the
+ * points. Does nothing where there is no CUDA; failures are left for shepard_engine_new_on_gpus to report. */
+void shepard_gpus_start (const shepard_gpu_set *gpus);
+
 /* As shepard_engine_new, on the chosen GPUs (NULL or count 0: every visible GPU). A chosen ordinal that is not there
  * is an error for SHEPARD_BACKEND_CUDA (SHEPARD_ERROR_NO_DEVICE, naming the GPUs there are) and, for AUTO, falls back
  * to the CPU with that reason. The CPU backend ignores gpus. */

@@ -81,6 +81,31 @@ shepard_cli_report_points (const ShepardPointLayer *points)
     }
 }
 
+static gpointer
+start_gpus (gpointer gpus)
+{
+  shepard_gpus_start (gpus);
+  return NULL;
+}
+
+void
+shepard_cli_gpus_start_begin (ShepardCliGpuStart *start, shepard_backend backend, const shepard_gpu_set *gpus)
+{
+  start->thread = NULL;
+  if (backend == SHEPARD_BACKEND_CPU)
+    return;
+  start->gpus = *gpus;
+  /* Without a thread the engine starts the GPUs itself, later. */
+  start->thread = g_thread_try_new ("shepard-gpu-start", start_gpus, &start->gpus, NULL);
+}
+
+void
+shepard_cli_gpus_start_end (ShepardCliGpuStart *start)
+{
+  if (start->thread != NULL)
+    g_thread_join (g_steal_pointer (&start->thread));
+}
+
 shepard_engine *
 shepard_cli_start_engine (shepard_backend backend, shepard_precision precision, const shepard_gpu_set *gpus,
                           const ShepardPointLayer *points, gboolean quiet, GError **error)

@@ -38,6 +38,18 @@ GPtrArray *shepard_cli_read_fields (const char *source, const char *layer, const
  * the field has points at one location with different values. */
 void shepard_cli_report_points (const ShepardPointLayer *points);
 
+/* The GPUs' CUDA contexts, started on a thread of its own while the tool reads its points (shepard_gpus_start):
+ * shepard_cli_gpus_start_end (or leaving the scope, with g_auto) waits for it. */
+typedef struct {
+  GThread *thread;
+  shepard_gpu_set gpus;
+} ShepardCliGpuStart;
+
+/* Nothing for the CPU backend. */
+void shepard_cli_gpus_start_begin (ShepardCliGpuStart *start, shepard_backend backend, const shepard_gpu_set *gpus);
+void shepard_cli_gpus_start_end (ShepardCliGpuStart *start);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ShepardCliGpuStart, shepard_cli_gpus_start_end)
+
 /* An engine on backend (on the GPUs of gpus where it runs on CUDA; NULL: every visible GPU) holding the points;
  * unless quiet, says on stderr which backend it runs on. */
 shepard_engine *shepard_cli_start_engine (shepard_backend backend, shepard_precision precision,

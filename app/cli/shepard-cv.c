@@ -153,12 +153,15 @@ run (const ShepardCvOptions *options, ShepardTerminalProgress *bar, CvReport *re
   if (!shepard_method_spec_parse_for_cross_validation (options->method, &report->params, error)
       || !check_residuals_path (options, error))
     return FALSE;
-  g_autoptr (ShepardPointLayer) points = read_points (options, error);
-  if (points == NULL)
-    return FALSE;
   shepard_gpu_set gpus;
   if (!shepard_option_parse_gpus ("--gpus", options->gpus, &gpus, error))
     return FALSE;
+  g_auto (ShepardCliGpuStart) gpu_start = { 0 };
+  shepard_cli_gpus_start_begin (&gpu_start, options->backend, &gpus);
+  g_autoptr (ShepardPointLayer) points = read_points (options, error);
+  if (points == NULL)
+    return FALSE;
+  shepard_cli_gpus_start_end (&gpu_start);
   g_autoptr (shepard_engine) engine = shepard_cli_start_engine (options->backend, SHEPARD_PRECISION_FLOAT32, &gpus,
                                                                 points, options->quiet, error);
   if (engine == NULL)

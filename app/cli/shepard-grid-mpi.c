@@ -524,6 +524,9 @@ run (const ShepardGridMpiOptions *mpi_options, ShepardTerminalProgress *bar, gbo
   if (!shepard_rank_place_choose_engine (&work.place, options->backend, precision, options->gpus, &work.choice,
                                          error))
     return FALSE;
+  /* The rank's GPU starts while rank 0 reads the points. */
+  g_auto (ShepardCliGpuStart) gpu_start = { 0 };
+  shepard_cli_gpus_start_begin (&gpu_start, work.choice.backend, &work.choice.gpus);
   work.local = shepard_tile_points_apply (&work.params);
   work.layer = (ShepardLayerSource) {
     .source = options->source,
@@ -533,6 +536,7 @@ run (const ShepardGridMpiOptions *mpi_options, ShepardTerminalProgress *bar, gbo
   };
   if (!read_points (&work, error))
     return FALSE;
+  shepard_cli_gpus_start_end (&gpu_start);
   g_autoptr (GError) own_error = NULL;
   gboolean ready = prepare (&work, is_vrt, &own_error);
   if (!ready && work.place.rank != 0)

@@ -165,6 +165,12 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   if (!shepard_grid_export_check (&params, &request, error))
     return FALSE;
 
+  shepard_gpu_set gpus;
+  if (!shepard_option_parse_gpus ("--gpus", options->gpus, &gpus, error))
+    return FALSE;
+  g_auto (ShepardCliGpuStart) gpu_start = { 0 };
+  shepard_cli_gpus_start_begin (&gpu_start, options->backend, &gpus);
+
   g_autoptr (GPtrArray) fields = shepard_cli_read_fields (options->source, options->layer,
                                                           (const char *const *) options->value_fields,
                                                           (const char *const *) options->open_options, error);
@@ -187,10 +193,9 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
   request.mask = mask;
 
   shepard_precision precision = options->float64 ? SHEPARD_PRECISION_FLOAT64 : SHEPARD_PRECISION_FLOAT32;
-  shepard_gpu_set gpus;
+  shepard_cli_gpus_start_end (&gpu_start);
   g_auto (ShepardFieldEngines) engines = { 0 };
-  if (!shepard_option_parse_gpus ("--gpus", options->gpus, &gpus, error)
-      || !shepard_field_engines_init (&engines, fields, options->backend, precision, &gpus, error))
+  if (!shepard_field_engines_init (&engines, fields, options->backend, precision, &gpus, error))
     return FALSE;
   shepard_engine *first_engine = engines.fields[0].engine;
   if (!options->quiet)

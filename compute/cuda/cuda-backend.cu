@@ -311,6 +311,13 @@ shepard_cuda_device_count (void)
   return count;
 }
 
+extern "C" void
+shepard_cuda_device_start (int device)
+{
+  if (cudaSetDevice (device) != cudaSuccess || cudaFree (nullptr) != cudaSuccess)
+    cudaGetLastError ();
+}
+
 extern "C" bool
 shepard_cuda_device_describe (int device, char *name, size_t size)
 {
