@@ -4,6 +4,12 @@
 
 #include "shepard-render-private.h"
 
+int
+shepard_render_gl_cuda_device (void)
+{
+  return -1;
+}
+
 ShepardCudaGlTexture *
 _shepard_cuda_gl_texture_new (int cuda_device, GError **error)
 {

@@ -27,26 +27,52 @@ set_cuda_error (GError **error, cudaError_t status, const char *what)
   return FALSE;
 }
 
+/* The CUDA devices of the current GL context (more than one only where the driver spans a context over GPUs), at
+ * most GL_DEVICES_MAX; count 0 on failure, whose error is cleared. */
+#define GL_DEVICES_MAX 16
+
+static cudaError_t
+gl_cuda_devices (unsigned int *count, int devices[GL_DEVICES_MAX])
+{
+  cudaError_t status = cudaGLGetDevices (count, devices, GL_DEVICES_MAX, cudaGLDeviceListAll);
+
+  if (status != cudaSuccess)
+    {
+      cudaGetLastError ();
+      *count = 0;
+    }
+  *count = MIN (*count, GL_DEVICES_MAX);
+  return status;
+}
+
+int
+shepard_render_gl_cuda_device (void)
+{
+  unsigned int count = 0;
+  int devices[GL_DEVICES_MAX];
+
+  return gl_cuda_devices (&count, devices) == cudaSuccess && count > 0 ? devices[0] : -1;
+}
+
 ShepardCudaGlTexture *
 _shepard_cuda_gl_texture_new (int cuda_device, GError **error)
 {
   const char *gl_renderer = (const char *) glGetString (GL_RENDERER);
   unsigned int count = 0;
-  int devices[16];
+  int devices[GL_DEVICES_MAX];
 
   if (gl_renderer == NULL)
     gl_renderer = "an unnamed renderer";
-  cudaError_t status = cudaGLGetDevices (&count, devices, G_N_ELEMENTS (devices), cudaGLDeviceListAll);
+  cudaError_t status = gl_cuda_devices (&count, devices);
   if (status != cudaSuccess)
     {
-      cudaGetLastError ();
       g_set_error (error, SHEPARD_RENDER_ERROR, SHEPARD_RENDER_ERROR_INTEROP,
                    "The OpenGL context (%s) is not on a CUDA device: %s (%s).", gl_renderer,
                    cudaGetErrorString (status), cudaGetErrorName (status));
       return NULL;
     }
   gboolean same_device = FALSE;
-  for (unsigned int i = 0; i < count && i < G_N_ELEMENTS (devices); i++)
+  for (unsigned int i = 0; i < count; i++)
     same_device = same_device || devices[i] == cuda_device;
   if (!same_device)
     {

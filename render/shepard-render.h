@@ -123,6 +123,9 @@ gboolean shepard_renderer_set_grid (ShepardRenderer *renderer, const shepard_gri
 gboolean shepard_renderer_enable_cuda_interop (ShepardRenderer *renderer, int cuda_device, GError **error);
 void shepard_renderer_disable_cuda_interop (ShepardRenderer *renderer);
 gboolean shepard_renderer_has_cuda_interop (const ShepardRenderer *renderer);
+/* The CUDA device the current GL context runs on, which drives the display: interop works with that device alone. -1
+ * where the context runs on none (a software renderer, another vendor's GPU, no CUDA driver, a build without CUDA). */
+int shepard_render_gl_cuda_device (void);
 
 /* As set_grid, from one plane of a device grid (its values, alpha or r_obs): the texture is registered with CUDA once
  * per texture size, then each call maps it, copies the plane in on the device and unmaps it; the copy is complete

@@ -10,8 +10,9 @@
 #     2. the render tests on an EGL context of the NVIDIA driver (asked for 3.2 core, as GTK asks), test-interop under
 #        compute-sanitizer memcheck;
 #     3. the window's GPU paths (tests/ui/test-window-gpu): interop, pixels, hover, the copy-failure fallback, an export
-#        on CUDA, memory over 500 parameter changes; its instruments on CUDA (tests/ui/test-window-instruments); the
-#        mask and no-data cells through interop (tests/ui/test-mask, tests/ui/test-neighbourhood);
+#        on CUDA, memory over 500 parameter changes, each GPU choice of Preferences; its instruments on CUDA
+#        (tests/ui/test-window-instruments); the mask and no-data cells through interop (tests/ui/test-mask,
+#        tests/ui/test-neighbourhood);
 #     4. shepard-grid on CUDA against the CPU (tests/cli/test-cli-cuda): meuse and 1M points, progress, Ctrl-C;
 #     5. frame times in the real window (shepard-bench-window), also with the driver's sync to vblank off.
 # Everything it prints also goes to $OUT/log.txt; screenshots come back as $OUT/*.png or .xwd. The last lines are a

@@ -1,28 +1,71 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The GPUs the engine runs on: the Preferences dialog that chooses them (win.preferences, Ctrl+comma), each layer
- * loaded on them, and the document's engine made again on them when the choice changes. */
+ * loaded on them, and the document's engine made again on them when the choice changes, the display's GPU first. */
 #include "shepard-window-private.h"
 
 #include <string.h>
 
 #include "shepard-preferences-dialog.h"
+#include "shepard-render.h"
 
 #define GPUS_KEY "gpus"
+
+/* The CUDA device of the map's GL context, the GPU that drives the display; -1 while the map has no context (not yet
+ * shown) or where it runs on no CUDA device. */
+static int
+display_gpu (ShepardWindow *self)
+{
+  GtkGLArea *map = GTK_GL_AREA (self->map_view);
+
+  if (!gtk_widget_get_realized (GTK_WIDGET (map)) || gtk_gl_area_get_error (map) != NULL)
+    return -1;
+  gtk_gl_area_make_current (map);
+  return shepard_render_gl_cuda_device ();
+}
+
+/* The preview stays on the engine's first GPU and reaches the map through interop only from the display's GPU: that
+ * one goes first where it is chosen ("all" is then written out). The order changes no result. */
+static void
+lead_with_display_gpu (ShepardWindow *self, shepard_gpu_set *set)
+{
+  int count = shepard_gpu_count ();
+
+  /* On one GPU there is no order to choose, and no need to ask the GL context. */
+  if (count < 2)
+    return;
+  int display = display_gpu (self);
+  if (set->count == 0)
+    {
+      if (display <= 0 || display >= count)
+        return;
+      for (int ordinal = 0; ordinal < count && ordinal < SHEPARD_MAX_GPUS; ordinal++)
+        set->ordinals[set->count++] = ordinal;
+    }
+  for (size_t i = 1; i < set->count; i++)
+    if (set->ordinals[i] == display)
+      {
+        memmove (set->ordinals + 1, set->ordinals, i * sizeof set->ordinals[0]);
+        set->ordinals[0] = display;
+        return;
+      }
+}
 
 char *
 _shepard_window_gpus_choice (ShepardWindow *self)
 {
   g_autofree char *chosen = self->settings != NULL ? g_settings_get_string (self->settings, GPUS_KEY) : NULL;
-  shepard_gpu_set set;
+  shepard_gpu_set set = { 0 };
+  char text[SHEPARD_MAX_GPUS * 8];
 
   /* The dialog writes only choices that parse; anything else came from outside it. */
-  if (chosen == NULL || shepard_gpu_set_parse (chosen, &set, NULL) != SHEPARD_OK)
+  if (chosen != NULL && shepard_gpu_set_parse (chosen, &set, NULL) != SHEPARD_OK)
     {
-      if (chosen != NULL)
-        g_warning ("The setting %s \"%s\" names no GPUs: every GPU is used", GPUS_KEY, chosen);
-      return g_strdup ("all");
+      g_warning ("The setting %s \"%s\" names no GPUs: every GPU is used", GPUS_KEY, chosen);
+      set.count = 0;
     }
-  return g_steal_pointer (&chosen);
+  lead_with_display_gpu (self, &set);
+  shepard_gpu_set_format (&set, text, sizeof text);
+  return g_strdup (text);
 }
 
 /* The names of the GPUs found, by device number. */
@@ -102,6 +145,9 @@ _shepard_window_gpus_init (ShepardWindow *self)
   if (self->settings != NULL)
     g_signal_connect_object (self->settings, "changed::" GPUS_KEY, G_CALLBACK (follow_choice), self,
                              G_CONNECT_SWAPPED);
+  /* The display's GPU is known once the map has its GL context, which may come after a layer was loaded. */
+  g_signal_connect_object (self->map_view, "realize", G_CALLBACK (follow_choice), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 }
 
 void

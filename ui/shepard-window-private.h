@@ -94,7 +94,7 @@ void _shepard_window_show_engine (ShepardWindow *self);
 
 /* shepard-window-gpus.c: Preferences (win.preferences, Ctrl+comma) and the GPUs of its "gpus" setting, on which each
  * layer loads and to which the document's engine moves when the choice changes; choice: the setting, "all" without
- * the app's settings or for one that names no GPUs. */
+ * the app's settings or for one that names no GPUs, with the GPU that drives the display first where it is chosen. */
 void _shepard_window_class_gpus_init (ShepardWindowClass *klass);
 void _shepard_window_gpus_init (ShepardWindow *self);
 void _shepard_window_gpus_show_document (ShepardWindow *self);

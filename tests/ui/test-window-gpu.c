@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's GPU paths, as a user with an NVIDIA card meets them: the preview through CUDA-OpenGL interop, its
- * pixels, hover, the fallback when a copy fails at draw time, an export on CUDA, and memory over 500 parameter
- * changes. Run on the GPU machine by tools/gpu-window-check.sh (NVIDIA's GLX under Xvfb); elsewhere the engine runs on
- * the CPU and the GPU cases skip, saying why, while the memory case still checks the resident size. */
+ * pixels, hover, the fallback when a copy fails at draw time, an export on CUDA, memory over 500 parameter changes,
+ * and each choice of GPUs in Preferences (interop from the display's GPU, host memory from any other). Run on the GPU
+ * machine by tools/gpu-window-check.sh (NVIDIA's GLX under Xvfb); elsewhere the engine runs on the CPU and the GPU
+ * cases skip, saying why, while the memory case still checks the resident size. */
 #include <gdal.h>
 #include <glib/gstdio.h>
 #include <epoxy/gl.h>
@@ -344,6 +345,187 @@ test_memory_flat (void)
     g_assert_cmpfloat (gpu_end - gpu_start, <=, GPU_GROWTH_ALLOWED_BYTES);
 }
 
+/* The CUDA device of the map's GL context: the GPU that drives the display (-1: none). */
+static int
+display_gpu (void)
+{
+  gtk_gl_area_make_current (GTK_GL_AREA (shepard_window_get_map_view (window)));
+  return shepard_render_gl_cuda_device ();
+}
+
+/* What issue 16 asks of a choice: the engine on the GPUs chosen, with the display's GPU first where it is among them,
+ * since the preview stays on the engine's first GPU and only the display's reaches the map through interop ("all"
+ * then names each GPU). The order changes no result. */
+static void
+expected_engine_gpus (const shepard_gpu_set *chosen, int display, int count, shepard_gpu_set *engine)
+{
+  shepard_gpu_set every = { 0 };
+  const shepard_gpu_set *listed = chosen;
+  gboolean display_listed = FALSE;
+
+  *engine = *chosen;
+  if (count < 2 || display < 0 || (chosen->count == 0 && display == 0))
+    return;
+  if (chosen->count == 0)
+    {
+      for (int ordinal = 0; ordinal < count; ordinal++)
+        every.ordinals[every.count++] = ordinal;
+      listed = &every;
+    }
+  for (size_t i = 0; i < listed->count; i++)
+    display_listed = display_listed || listed->ordinals[i] == display;
+  if (!display_listed)
+    return;
+  engine->count = 0;
+  engine->ordinals[engine->count++] = display;
+  for (size_t i = 0; i < listed->count; i++)
+    if (listed->ordinals[i] != display)
+      engine->ordinals[engine->count++] = listed->ordinals[i];
+}
+
+typedef struct {
+  const char *gpus;       /* the engine's, as the document reports them */
+  ShepardSurface *before; /* the surface shown before the change, NULL where the engine stays */
+} EngineChange;
+
+static gboolean
+engine_changed (gpointer data)
+{
+  EngineChange *change = data;
+  g_autofree char *gpus = shepard_document_get_gpus (shepard_window_get_document (window));
+  return g_strcmp0 (gpus, change->gpus) == 0 && is_settled (window)
+         && shepard_window_get_surface (window) != change->before;
+}
+
+/* The backend label names each GPU of the engine, and how many there are where they are of one model. */
+static void
+assert_label_names_gpus (const char *label, const shepard_gpu_set *engine, int count)
+{
+  size_t n = engine->count > 0 ? engine->count : (size_t) count;
+  char first[256], name[256];
+  gboolean one_model = TRUE;
+
+  for (size_t i = 0; i < n; i++)
+    {
+      int ordinal = engine->count > 0 ? engine->ordinals[i] : (int) i;
+      g_assert_true (shepard_gpu_name (ordinal, name, sizeof name));
+      g_assert_nonnull (strstr (label, name));
+      if (i == 0)
+        g_strlcpy (first, name, sizeof first);
+      one_model = one_model && strcmp (first, name) == 0;
+    }
+  g_autofree char *times = g_strdup_printf (" x %zu", n);
+  if (n == 1)
+    g_assert_null (strstr (label, " x "));
+  else if (one_model)
+    g_assert_nonnull (strstr (label, times));
+}
+
+/* Preferences' GPU choice followed by the real window: "all", each GPU alone and, with two or more, every GPU in the
+ * reverse order. Where the display's GPU is among those chosen, the preview is computed there and reaches the map
+ * through interop; otherwise it runs on the engine's first GPU and is copied through host memory, and the status bar
+ * says so and why. Ends on "all". */
+static void
+test_preferences_gpus (void)
+{
+  if (!need_cuda_engine ())
+    return;
+  g_autoptr (GSettings) settings = new_settings ();
+  ShepardDocument *document = shepard_window_get_document (window);
+  ShepardMapView *view = shepard_window_get_map_view (window);
+  GtkLabel *backend_label = window_child (window, "backend_label");
+  int count = shepard_gpu_count (), display = display_gpu ();
+  g_autoptr (GPtrArray) choices = g_ptr_array_new_with_free_func (g_free);
+
+  g_test_message ("%d GPU(s); the GL context (%s) runs on CUDA device %d", count,
+                  (const char *) glGetString (GL_RENDERER), display);
+  for (int ordinal = 0; ordinal < count; ordinal++)
+    g_ptr_array_add (choices, g_strdup_printf ("%d", ordinal));
+  if (count >= 2)
+    {
+      GString *reverse = g_string_new (NULL);
+      for (int ordinal = count - 1; ordinal >= 0; ordinal--)
+        g_string_append_printf (reverse, "%s%d", reverse->len > 0 ? "," : "", ordinal);
+      g_ptr_array_add (choices, g_string_free (reverse, FALSE));
+    }
+  g_ptr_array_add (choices, g_strdup ("all"));
+
+  for (guint step = 0; step < choices->len; step++)
+    {
+      const char *choice = choices->pdata[step];
+      shepard_gpu_set chosen, engine;
+      char engine_gpus[SHEPARD_MAX_GPUS * 8];
+      shepard_error parse_error = { 0 };
+
+      g_assert_cmpint (shepard_gpu_set_parse (choice, &chosen, &parse_error), ==, SHEPARD_OK);
+      expected_engine_gpus (&chosen, display, count, &engine);
+      shepard_gpu_set_format (&engine, engine_gpus, sizeof engine_gpus);
+      g_autofree char *current = shepard_document_get_gpus (document);
+      g_autoptr (ShepardSurface) before = shepard_surface_ref (shepard_window_get_surface (window));
+      gboolean moves = strcmp (current, engine_gpus) != 0;
+
+      /* As the Preferences dialog writes it; the window follows the key. */
+      g_settings_set_string (settings, "gpus", choice);
+      g_assert_true (wait_until (engine_changed, &(EngineChange) { engine_gpus, moves ? before : NULL }));
+      g_assert_true (shepard_window_get_document (window) == document);
+      change_parameters ((int) step + 1);
+
+      int preview_gpu = engine.count > 0 ? engine.ordinals[0] : 0;
+      gboolean display_chosen = FALSE;
+      for (size_t i = 0; i < chosen.count; i++)
+        display_chosen = display_chosen || chosen.ordinals[i] == display;
+      display_chosen = display >= 0 && (display_chosen || (chosen.count == 0 && display < count));
+      const char *reason = NULL;
+      gboolean interop = shepard_map_view_get_interop (view, &reason);
+      const char *label = gtk_label_get_text (backend_label);
+      const char *tooltip = gtk_widget_get_tooltip_text (GTK_WIDGET (backend_label));
+      ShepardSurface *surface = shepard_window_get_surface (window);
+      g_test_message ("GPUs chosen \"%s\": engine on \"%s\", preview on CUDA device %d, display on CUDA device %d "
+                      "(%s the set): interop %s%s%s; surface in %s memory", choice, engine_gpus,
+                      shepard_document_get_cuda_device (document), display, display_chosen ? "in" : "not in",
+                      interop ? "on" : "off", reason != NULL ? ", because: " : "", reason != NULL ? reason : "",
+                      surface->device_grid != NULL ? "device" : "host");
+      g_test_message ("status bar: %s; tooltip: %s", label, tooltip != NULL ? tooltip : "none");
+
+      g_assert_cmpint (shepard_document_get_cuda_device (document), ==, preview_gpu);
+      g_assert_true (g_str_has_prefix (label, "Engine: CUDA: "));
+      assert_label_names_gpus (label, &engine, count);
+      g_assert_cmpint (interop, ==, display_chosen);
+      g_assert_cmpint (shepard_preview_get_keeps_on_gpu (shepard_window_get_preview (window)), ==, display_chosen);
+      if (display_chosen)
+        {
+          g_assert_null (reason);
+          g_assert_nonnull (strstr (label, "preview through CUDA–OpenGL interop"));
+          g_assert_nonnull (surface->device_grid);
+          g_assert_null (surface->values);
+        }
+      else
+        {
+          g_assert_nonnull (reason);
+          if (display >= 0)
+            {
+              g_autofree char *elsewhere = g_strdup_printf ("not on CUDA device %d", preview_gpu);
+              g_assert_nonnull (strstr (reason, elsewhere));
+            }
+          g_assert_nonnull (strstr (label, "preview copied through host memory"));
+          g_assert_nonnull (tooltip);
+          g_assert_nonnull (strstr (tooltip, reason));
+          g_assert_null (surface->device_grid);
+          g_assert_nonnull (surface->values);
+        }
+
+      g_autofree float *values = surface_values (surface);
+      g_autofree char *screenshot = g_strdup_printf ("shepard-window-gpus-%s.png", choice);
+      g_strdelimit (screenshot, ",", '-');
+      assert_window_pixel_matches_surface (window, values, screenshot);
+      g_assert_null (gtk_gl_area_get_error (GTK_GL_AREA (view)));
+      gtk_gl_area_make_current (GTK_GL_AREA (view));
+      g_assert_cmphex (glGetError (), ==, GL_NO_ERROR);
+    }
+  g_autofree char *restored = g_settings_get_string (settings, "gpus");
+  g_assert_cmpstr (restored, ==, "all");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -363,6 +545,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/gpu/copy-failure-fallback", test_copy_failure_fallback);
   g_test_add_func ("/ui/gpu/export-on-cuda", test_export_on_cuda);
   g_test_add_func ("/ui/gpu/memory-flat", test_memory_flat);
+  g_test_add_func ("/ui/gpu/preferences-gpus", test_preferences_gpus);
   int status = g_test_run ();
   gtk_window_destroy (GTK_WINDOW (window));
   return status;
