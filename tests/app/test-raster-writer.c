@@ -6,9 +6,11 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <ogr_srs_api.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "atomic-raster.h"
@@ -264,6 +266,59 @@ test_blocks_written_once (Fixture *fixture, gconstpointer data)
                       (intmax_t) whole_stat.st_size);
       g_assert_cmpint (labs ((long) (banded_stat.st_size - whole_stat.st_size)), <=, 8);
     }
+}
+
+static int CPL_STDCALL
+record_fraction (double complete, const char *message, void *data)
+{
+  *(double *) data = complete;
+  return TRUE;
+}
+
+/* A write that fails in the writer thread, half-way through (here the file size limit, as a full disk would): the
+ * export fails with the reason, leaves nothing of its own and the existing target as it was. In a subprocess, whose
+ * limit the other cases do not share. */
+static void
+test_write_failure_mid_export (Fixture *fixture, gconstpointer data)
+{
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_autoptr (shepard_engine) engine = fixture_engine (fixture, SHEPARD_PRECISION_FLOAT64);
+  shepard_params params;
+  shepard_params_init_idw (&params);
+  shepard_grid grid;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (shepard_grid_from_extent (X_MIN, X_MIN + SIDE, Y_MIN, Y_MIN + SIDE, 512, 512, &grid, &error));
+  g_autofree char *path = fixture_path (fixture, "existing.tif");
+  const char old_content[] = "an existing raster, to be left alone";
+  g_assert_true (g_file_set_contents (path, old_content, sizeof old_content, &error));
+  ShepardGridExport request = fixture_request (fixture, path, GDT_Float32);
+  /* 8 bands of 64 rows, each a row of blocks, written (compressed) as the next is computed */
+  const char *const blocks[] = { "BLOCKXSIZE=64", "BLOCKYSIZE=64", NULL };
+  request.format.creation_options = blocks;
+  request.band_bytes = 64 * 512 * sizeof (double);
+
+  /* The whole file takes about 1 MB; the limit stops it after a few bands. */
+  signal (SIGXFSZ, SIG_IGN);
+  struct rlimit limit = { 64 * 1024, 64 * 1024 };
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  double reached = 0.0;
+  g_assert_false (shepard_grid_export (engine, &params, &grid, &request, record_fraction, &reached, &error));
+  g_assert_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_WRITE);
+  g_test_message ("after %.0f %% of the work: %s", 100.0 * reached, error->message);
+  g_assert_cmpfloat (reached, <, 0.5);
+  g_assert_nonnull (strstr (error->message, "existing.tif"));
+
+  g_autofree char *left = scratch_directory_list (fixture->directory);
+  g_assert_cmpstr (left, ==, "existing.tif");
+  g_autofree char *content = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, &content, &length, NULL));
+  g_assert_cmpmem (content, length, old_content, sizeof old_content);
 }
 
 /* Bands of one row give exactly what one band for the whole grid gives, and what the engine gives directly. */
@@ -1326,6 +1381,7 @@ main (int argc, char **argv)
   ADD_TEST ("geotiff/float64", test_geotiff_float64);
   ADD_TEST ("bands-match-whole-grid", test_bands_match_whole_grid);
   ADD_TEST ("blocks-written-once", test_blocks_written_once);
+  ADD_TEST ("write-failure-mid-export", test_write_failure_mid_export);
   ADD_TEST ("aidw-alpha-raster", test_aidw_alpha_raster);
   ADD_TEST ("cog-through-copy", test_cog_through_copy);
   ADD_TEST ("multi-file-format", test_multi_file_format);
