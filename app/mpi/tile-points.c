@@ -9,6 +9,8 @@
 
 /* Queries of one call to shepard_engine_nearest: bounded memory whatever the tile's size. */
 #define NEAREST_BLOCK_QUERIES 65536
+/* The cells checked through one query, a block's centre, where the block lies well inside the halo. */
+#define CHECK_BLOCK_SIDE 16
 /* The farthest neighbour must lie this much nearer than the halo's edge: room for the engine's rounding of
  * distances, so that no point beyond the edge can tie with it. */
 #define EDGE_SAFETY (1.0 - 1e-6)
@@ -33,47 +35,144 @@ nearest_needed (const shepard_params *params)
   return needed;
 }
 
+/* Query points and their `needed` nearest, in batches of NEAREST_BLOCK_QUERIES. */
+typedef struct {
+  shepard_engine *engine;
+  int needed;
+  size_t count;
+  double *x, *y, *squared;
+  double *margin; /* per query: how much nearer than rect's edge its farthest neighbour must lie */
+} NearestBatch;
+
+static gboolean
+nearest_batch_init (NearestBatch *batch, shepard_engine *engine, int needed, GError **error)
+{
+  *batch = (NearestBatch) {
+    .engine = engine,
+    .needed = needed,
+    .x = g_new (double, NEAREST_BLOCK_QUERIES),
+    .y = g_new (double, NEAREST_BLOCK_QUERIES),
+    .margin = g_new (double, NEAREST_BLOCK_QUERIES),
+    .squared = g_try_malloc_n (NEAREST_BLOCK_QUERIES, (size_t) needed * sizeof (double)),
+  };
+  if (batch->squared != NULL)
+    return TRUE;
+  g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
+               "not enough memory for the %d nearest points of %d cells", needed, NEAREST_BLOCK_QUERIES);
+  return FALSE;
+}
+
+static void
+nearest_batch_clear (NearestBatch *batch)
+{
+  g_clear_pointer (&batch->x, g_free);
+  g_clear_pointer (&batch->y, g_free);
+  g_clear_pointer (&batch->margin, g_free);
+  g_clear_pointer (&batch->squared, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (NearestBatch, nearest_batch_clear)
+
+/* Finds the nearest of the batch's queries; far is then TRUE for each whose farthest neighbour lies nearer than its
+ * margin. The batch is empty afterwards. */
+static gboolean
+nearest_batch_run (NearestBatch *batch, gboolean *far, GError **error)
+{
+  shepard_error engine_error = { 0 };
+  if (batch->count > 0
+      && shepard_engine_nearest (batch->engine, batch->x, batch->y, batch->count, batch->needed, batch->squared, NULL,
+                                 &engine_error)
+           != SHEPARD_OK)
+    {
+      shepard_app_error_set_from_engine (error, &engine_error);
+      return FALSE;
+    }
+  for (size_t i = 0; i < batch->count; i++)
+    far[i] = batch->margin[i] > 0.0
+             && sqrt (batch->squared[i * (size_t) batch->needed + (size_t) batch->needed - 1]) < batch->margin[i];
+  batch->count = 0;
+  return TRUE;
+}
+
+/* A cell's centre (col, row of the window). */
+static double
+cell_x (const shepard_grid *window, size_t col)
+{
+  return window->x_min + ((double) (window->first_column + col) + 0.5) * window->dx;
+}
+
+static double
+cell_y (const shepard_grid *window, size_t row)
+{
+  return window->y_max - ((double) (window->first_row + row) + 0.5) * window->dy;
+}
+
+/* How far inside rect's edge the points (x, y) lie, all of them, less the room for rounding. */
+static double
+edge_distance (const double rect[4], double x_min, double x_max, double y_min, double y_max)
+{
+  return MIN (MIN (x_min - rect[0], rect[2] - x_max), MIN (y_min - rect[1], rect[3] - y_max)) * EDGE_SAFETY;
+}
+
 /* Whether every cell of the window finds its `needed` nearest nearer than the edge of rect: then no point outside it
- * can be among them. */
+ * can be among them. Checked a block of cells at a time through the block's centre c: the `needed` nearest of c lie
+ * within d + |q - c| of any cell q of the block (d: c's farthest of them), so q's own farthest lies no farther, and a
+ * block whose d plus its half-diagonal lies inside every cell's edge distance holds for all its cells. Only the blocks
+ * that do not (near rect's edge) are checked cell by cell. */
 static gboolean
 nearest_inside (shepard_engine *engine, const shepard_grid *window, const double rect[4], int needed,
                 gboolean *inside, GError **error)
 {
-  size_t rows_per_block = MAX ((size_t) 1, NEAREST_BLOCK_QUERIES / window->width);
-  size_t block_queries = rows_per_block * window->width;
-  g_autofree double *query_x = g_new (double, block_queries);
-  g_autofree double *query_y = g_new (double, block_queries);
-  g_autofree double *squared = g_try_malloc_n (block_queries, (size_t) needed * sizeof (double));
+  size_t blocks_across = (window->width + CHECK_BLOCK_SIDE - 1) / CHECK_BLOCK_SIDE;
+  size_t blocks_down = (window->height + CHECK_BLOCK_SIDE - 1) / CHECK_BLOCK_SIDE;
+  size_t n_blocks = blocks_across * blocks_down;
+  g_auto (NearestBatch) batch = { 0 };
+  g_autofree gboolean *block_far = g_new (gboolean, n_blocks);
+  g_autofree gboolean *far = g_new (gboolean, NEAREST_BLOCK_QUERIES);
 
-  if (squared == NULL)
+  if (!nearest_batch_init (&batch, engine, needed, error))
+    return FALSE;
+  for (size_t first = 0; first < n_blocks; first += NEAREST_BLOCK_QUERIES)
     {
-      g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
-                   "not enough memory for the %d nearest points of %zu cells", needed, block_queries);
-      return FALSE;
+      for (size_t b = first; b < MIN (n_blocks, first + NEAREST_BLOCK_QUERIES); b++)
+        {
+          size_t col0 = b % blocks_across * CHECK_BLOCK_SIDE, row0 = b / blocks_across * CHECK_BLOCK_SIDE;
+          size_t col1 = MIN (col0 + CHECK_BLOCK_SIDE, window->width) - 1;
+          size_t row1 = MIN (row0 + CHECK_BLOCK_SIDE, window->height) - 1;
+          double x0 = cell_x (window, col0), x1 = cell_x (window, col1);
+          double y0 = cell_y (window, row1), y1 = cell_y (window, row0);
+          batch.x[batch.count] = 0.5 * (x0 + x1);
+          batch.y[batch.count] = 0.5 * (y0 + y1);
+          batch.margin[batch.count++] = edge_distance (rect, x0, x1, y0, y1) - 0.5 * hypot (x1 - x0, y1 - y0);
+        }
+      if (!nearest_batch_run (&batch, block_far + first, error))
+        return FALSE;
     }
+
   *inside = TRUE;
-  for (size_t first = 0; first < window->height && *inside; first += rows_per_block)
+  for (size_t b = 0; b <= n_blocks && *inside; b++)
     {
-      size_t rows = MIN (rows_per_block, window->height - first), n = rows * window->width;
-      for (size_t i = 0; i < n; i++)
+      gboolean last = b == n_blocks, near_edge = !last && !block_far[b];
+      /* The cells queued so far, when the batch is full or at the end. */
+      if (last || (near_edge && batch.count + CHECK_BLOCK_SIDE * CHECK_BLOCK_SIDE > NEAREST_BLOCK_QUERIES))
         {
-          query_x[i] = window->x_min + ((double) (window->first_column + i % window->width) + 0.5) * window->dx;
-          query_y[i] = window->y_max - ((double) (window->first_row + first + i / window->width) + 0.5) * window->dy;
+          size_t count = batch.count;
+          if (!nearest_batch_run (&batch, far, error))
+            return FALSE;
+          for (size_t i = 0; i < count && *inside; i++)
+            *inside = far[i];
         }
-      shepard_error engine_error = { 0 };
-      if (shepard_engine_nearest (engine, query_x, query_y, n, needed, squared, NULL, &engine_error) != SHEPARD_OK)
-        {
-          shepard_app_error_set_from_engine (error, &engine_error);
-          return FALSE;
-        }
-      for (size_t i = 0; i < n && *inside; i++)
-        {
-          double edge = MIN (MIN (query_x[i] - rect[0], rect[2] - query_x[i]),
-                             MIN (query_y[i] - rect[1], rect[3] - query_y[i]))
-                        * EDGE_SAFETY;
-          double farthest = squared[i * (size_t) needed + (size_t) needed - 1];
-          *inside = edge > 0.0 && farthest < edge * edge;
-        }
+      if (!near_edge)
+        continue;
+      size_t col0 = b % blocks_across * CHECK_BLOCK_SIDE, row0 = b / blocks_across * CHECK_BLOCK_SIDE;
+      for (size_t row = row0; row < MIN (row0 + CHECK_BLOCK_SIDE, window->height); row++)
+        for (size_t col = col0; col < MIN (col0 + CHECK_BLOCK_SIDE, window->width); col++)
+          {
+            double x = cell_x (window, col), y = cell_y (window, row);
+            batch.x[batch.count] = x;
+            batch.y[batch.count] = y;
+            batch.margin[batch.count++] = edge_distance (rect, x, x, y, y);
+          }
     }
   return TRUE;
 }
