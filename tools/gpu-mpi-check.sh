@@ -188,10 +188,10 @@ fi
 grid_options=(-zfield value)
 
 # --- b. one GPU against all
-# one_against_all NAME CELLS METHOD [OPTION...]: shepard-grid on one GPU, then on all; times, ratio, comparison.
+# one_against_all NAME LABEL CELLS METHOD [OPTION...]: shepard-grid on one GPU, then on all; times, ratio, comparison.
 one_against_all() {
-  local name=$1 cells=$2 method=$3 one_seconds
-  shift 3
+  local name=$1 label=$2 cells=$3 method=$4 one_seconds
+  shift 4
   timed "$name-one-gpu" "${staged[@]}" "$programs/shepard-grid" "${one_gpu[@]}" "${grid_options[@]}" -a "$method" \
     -outsize "$cells" "$cells" "$@" "$layer" "$work/$name-one-gpu.tif"
   one_seconds=$seconds
@@ -199,13 +199,12 @@ one_against_all() {
   timed "$name-all-gpus" "${staged[@]}" "$programs/shepard-grid" "${every_gpu[@]}" "${grid_options[@]}" -a "$method" \
     -outsize "$cells" "$cells" "$@" "$layer" "$work/$name-all-gpus.tif"
   if ((one_status != 0 || status != 0)); then
-    row "grid $method ${cells}^2: --gpus 0 | all" "$one_seconds/$seconds" "" "FAIL: exit $one_status, $status"
-    return
+    row "$label: --gpus 0 | all" "$one_seconds/$seconds" "" "FAIL: exit $one_status, $status"
+  else
+    compare "$work/$name-one-gpu.tif" "$work/$name-all-gpus.tif"
+    row "$label: --gpus 0 | all" "$one_seconds/$seconds" "$(ratio "$one_seconds" "$seconds")" "$compared"
   fi
-  compare "$work/$name-one-gpu.tif" "$work/$name-all-gpus.tif"
-  row "grid $method ${cells}^2: --gpus 0 | all" "$one_seconds/$seconds" "$(ratio "$one_seconds" "$seconds")" \
-    "$compared"
-  rm -f "$work/$name-all-gpus.tif"
+  rm -f "$work/$name-one-gpu.tif" "$work/$name-all-gpus.tif"
 }
 
 # step NAME: whether SHEPARD_MPI_CHECK_STEPS names the step (all of them by default).
@@ -214,38 +213,19 @@ step() {
 }
 
 if step grid; then
-  one_against_all exact "$grid" aidw:summation=exact
-  one_against_all auto "$grid" aidw
+  one_against_all exact "grid aidw:summation=exact ${grid}^2" "$grid" aidw:summation=exact
+  one_against_all auto "grid aidw ${grid}^2" "$grid" aidw
   # GDAL compresses the tiles on every core by default (NUM_THREADS=ALL_CPUS).
-  one_against_all export "$export_cells" aidw
-  rm -f "$work"/export-*.tif
+  one_against_all export "grid aidw ${export_cells}^2" "$export_cells" aidw
 fi
 
 # --- b'. where an export's time goes, on one GPU and on all: what no GPU shortens (reading the layer, starting the
 # GPUs, the nearest-point index: a 1 x 1 grid), and the export without compression beside the default one.
-# cost_row LABEL METHOD CELLS [OPTION...]: one row of both wall times.
-cost_row() {
-  local label=$1 method=$2 cells=$3 one_seconds
-  shift 3
-  timed "cost-one" "${staged[@]}" "$programs/shepard-grid" "${one_gpu[@]}" "${grid_options[@]}" -a "$method" \
-    -outsize "$cells" "$cells" "$@" "$layer" "$work/cost-one.tif"
-  one_seconds=$seconds
-  local one_status=$status
-  timed "cost-all" "${staged[@]}" "$programs/shepard-grid" "${every_gpu[@]}" "${grid_options[@]}" -a "$method" \
-    -outsize "$cells" "$cells" "$@" "$layer" "$work/cost-all.tif"
-  if ((one_status != 0 || status != 0)); then
-    row "$label: --gpus 0 | all" "$one_seconds/$seconds" "" "FAIL: exit $one_status, $status"
-  else
-    row "$label: --gpus 0 | all" "$one_seconds/$seconds" "$(ratio "$one_seconds" "$seconds")" "ok"
-  fi
-  rm -f "$work"/cost-*.tif
-}
-
 if step costs; then
-  cost_row "fixed costs (aidw 1^2)" aidw 1
-  cost_row "aidw ${export_cells}^2, uncompressed" aidw "$export_cells" -co COMPRESS=NONE
-  cost_row "aidw ${export_cells}^2, DEFLATE on one core" aidw "$export_cells" -co NUM_THREADS=1
-  cost_row "aidw ${export_cells}^2, DEFLATE on every core" aidw "$export_cells" -co NUM_THREADS=ALL_CPUS
+  one_against_all cost "fixed costs (aidw 1^2)" 1 aidw
+  one_against_all cost "aidw ${export_cells}^2, uncompressed" "$export_cells" aidw -co COMPRESS=NONE
+  one_against_all cost "aidw ${export_cells}^2, DEFLATE on one core" "$export_cells" aidw -co NUM_THREADS=1
+  one_against_all cost "aidw ${export_cells}^2, DEFLATE on every core" "$export_cells" aidw -co NUM_THREADS=ALL_CPUS
 fi
 
 # --- c. shepard-grid-mpi, one rank against two, each against shepard-grid on one GPU

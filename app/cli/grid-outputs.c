@@ -28,3 +28,27 @@ shepard_grid_check_outputs_are_not_source (const ShepardGridOptions *options, GE
       }
   return TRUE;
 }
+
+ShepardGridExport
+shepard_grid_export_request (const ShepardGridOptions *options, const char *driver_name,
+                             ShepardGridExportField *unstarted)
+{
+  guint n_fields = g_strv_length (options->value_fields);
+
+  return (ShepardGridExport) {
+    .value_path = options->destination,
+    .alpha_path = options->alpha_path,
+    .r_path = options->r_path,
+    .r_obs_path = options->r_obs_path,
+    .extra_bands = options->extra_bands,
+    .format = {
+      .driver_name = driver_name != NULL ? driver_name : options->format,
+      .data_type = options->float64 ? GDT_Float64 : GDT_Float32,
+      .has_nodata = options->has_nodata,
+      .nodata = options->nodata,
+      .creation_options = (const char *const *) options->creation_options,
+    },
+    .fields = n_fields > 1 ? unstarted : NULL,
+    .n_fields = n_fields > 1 ? n_fields : 0,
+  };
+}

@@ -84,23 +84,9 @@ check_outputs (const ShepardGridOptions *options, const shepard_params *params, 
   if (!shepard_grid_check_outputs_are_not_source (options, error)
       || !shepard_tiled_output_is_vrt (options->destination, options->format, is_vrt, error))
     return FALSE;
-  guint n_fields = g_strv_length (options->value_fields);
-  g_autofree ShepardGridExportField *unstarted = g_new0 (ShepardGridExportField, n_fields);
-  ShepardGridExport request = {
-    .value_path = options->destination,
-    .alpha_path = options->alpha_path,
-    .r_path = options->r_path,
-    .r_obs_path = options->r_obs_path,
-    .extra_bands = options->extra_bands,
-    /* DST's own format, or the tiles' that a VRT points to, which take -co. */
-    .format = {
-      .driver_name = *is_vrt ? "GTiff" : options->format,
-      .data_type = options->float64 ? GDT_Float64 : GDT_Float32,
-      .creation_options = (const char *const *) options->creation_options,
-    },
-    .fields = n_fields > 1 ? unstarted : NULL,
-    .n_fields = n_fields > 1 ? n_fields : 0,
-  };
+  g_autofree ShepardGridExportField *unstarted = g_new0 (ShepardGridExportField, g_strv_length (options->value_fields));
+  /* DST's own format, or the tiles' that a VRT points to, which take -co. */
+  ShepardGridExport request = shepard_grid_export_request (options, *is_vrt ? "GTiff" : NULL, unstarted);
   return shepard_grid_export_check (params, &request, error)
          && shepard_tiled_output_check (asked, n_asked, options->format, is_vrt, error);
 }

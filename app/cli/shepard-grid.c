@@ -141,27 +141,9 @@ run (const ShepardGridOptions *options, ShepardTerminalProgress *bar, GError **e
     return FALSE;
 
   guint n_fields = g_strv_length (options->value_fields);
-  ShepardGridExport request = {
-    .value_path = options->destination,
-    .alpha_path = options->alpha_path,
-    .r_path = options->r_path,
-    .r_obs_path = options->r_obs_path,
-    .extra_bands = options->extra_bands,
-    .format = {
-      .driver_name = options->format,
-      .data_type = options->float64 ? GDT_Float64 : GDT_Float32,
-      .has_nodata = options->has_nodata,
-      .nodata = options->nodata,
-      .creation_options = (const char *const *) options->creation_options,
-    },
-  };
   /* Checked for the bands of every field before anything is read; the fields' engines come later. */
   g_autofree ShepardGridExportField *unstarted = g_new0 (ShepardGridExportField, n_fields);
-  if (n_fields > 1)
-    {
-      request.fields = unstarted;
-      request.n_fields = n_fields;
-    }
+  ShepardGridExport request = shepard_grid_export_request (options, NULL, unstarted);
   if (!shepard_grid_export_check (&params, &request, error))
     return FALSE;
 
