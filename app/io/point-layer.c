@@ -27,6 +27,7 @@ enum { FEATURES_BETWEEN_PROGRESS_CALLS = 4096 };
 
 typedef struct {
   GArray *x, *y, *z;
+  GArray *fid; /* gint64, each point's feature: only for a read through a spatial filter (NULL otherwise) */
 } PointArrays;
 
 static gboolean
@@ -202,7 +203,7 @@ typedef struct {
 } FieldReader;
 
 static void
-add_point (FieldReader *reader, OGRGeometryH point, double value)
+add_point (FieldReader *reader, OGRGeometryH point, double value, gint64 fid)
 {
   if (OGR_G_IsEmpty (point))
     {
@@ -219,6 +220,8 @@ add_point (FieldReader *reader, OGRGeometryH point, double value)
   g_array_append_val (reader->arrays.x, x);
   g_array_append_val (reader->arrays.y, y);
   g_array_append_val (reader->arrays.z, value);
+  if (reader->arrays.fid != NULL)
+    g_array_append_val (reader->arrays.fid, fid);
 }
 
 /* A feature's value in one field, or FALSE with the reason counted. */
@@ -277,6 +280,7 @@ read_feature (GArray *readers, OGRLayerH layer, OGRFeatureH feature, GError **er
                    (gint64) OGR_F_GetFID (feature), OGR_L_GetName (layer), OGRGeometryTypeToName (type));
       return FALSE;
     }
+  gint64 fid = OGR_F_GetFID (feature);
   for (guint f = 0; f < readers->len; f++)
     {
       FieldReader *reader = &g_array_index (readers, FieldReader, f);
@@ -284,10 +288,10 @@ read_feature (GArray *readers, OGRLayerH layer, OGRFeatureH feature, GError **er
       if (!read_value (reader, feature, &value))
         continue;
       if (type == wkbPoint)
-        add_point (reader, geometry, value);
+        add_point (reader, geometry, value, fid);
       else
         for (int part = 0; part < OGR_G_GetGeometryCount (geometry); part++)
-          add_point (reader, OGR_G_GetGeometryRef (geometry, part), value);
+          add_point (reader, OGR_G_GetGeometryRef (geometry, part), value, fid);
     }
   return TRUE;
 }
@@ -361,6 +365,8 @@ take_arrays (ShepardPointLayer *points, PointArrays *arrays)
   points->x = take_array (arrays->x, points->count);
   points->y = take_array (arrays->y, points->count);
   points->z = take_array (arrays->z, points->count);
+  if (arrays->fid != NULL)
+    g_array_free (arrays->fid, TRUE);
   *arrays = (PointArrays) { 0 };
 }
 
@@ -373,6 +379,50 @@ free_arrays (PointArrays *arrays)
       g_array_free (arrays->y, TRUE);
       g_array_free (arrays->z, TRUE);
     }
+  if (arrays->fid != NULL)
+    g_array_free (g_steal_pointer (&arrays->fid), TRUE);
+}
+
+static gint
+compare_by_feature (gconstpointer a, gconstpointer b, gpointer fids)
+{
+  size_t i = *(const size_t *) a, j = *(const size_t *) b;
+  gint64 fid_i = ((const gint64 *) fids)[i], fid_j = ((const gint64 *) fids)[j];
+
+  /* A MultiPoint's parts share their feature's ID: they keep the order they were read in. */
+  return fid_i != fid_j ? (fid_i < fid_j ? -1 : 1) : (i < j ? -1 : i > j);
+}
+
+static void
+permute (GArray *array, const size_t *order)
+{
+  g_autofree double *copy = g_memdup2 (array->data, array->len * sizeof (double));
+  for (guint i = 0; i < array->len; i++)
+    g_array_index (array, double, i) = copy[order[i]];
+}
+
+/* A spatial filter's index may hand the features out in its own order (a GeoPackage's R-tree does), and the engine
+ * breaks ties between equally distant points by their order: the points go back to the order of their feature IDs,
+ * the order of a read of the whole layer (in every format read in sequence: GeoPackage, FlatGeobuf, Shapefile, CSV...),
+ * so that a part of a layer weighs its points as the whole does. */
+static void
+order_by_feature (PointArrays *arrays)
+{
+  const gint64 *fids = (const gint64 *) arrays->fid->data;
+  size_t n = arrays->fid->len;
+  gboolean ordered = TRUE;
+
+  for (size_t i = 1; i < n && ordered; i++)
+    ordered = fids[i - 1] <= fids[i];
+  if (ordered)
+    return;
+  g_autofree size_t *order = g_new (size_t, n);
+  for (size_t i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, (gint) n, sizeof *order, compare_by_feature, (gpointer) fids);
+  permute (arrays->x, order);
+  permute (arrays->y, order);
+  permute (arrays->z, order);
 }
 
 /* Whether the CSV driver would take this column as a coordinate under the default open options: the same patterns,
@@ -540,7 +590,11 @@ shepard_point_layer_read_fields_in_rect (const char *source, const char *layer, 
     return NULL;
   /* After the fields are known: whether a text column holds numbers is a question of the whole layer. */
   if (rect != NULL)
-    OGR_L_SetSpatialFilterRect (layer_handle, rect[0], rect[1], rect[2], rect[3]);
+    {
+      OGR_L_SetSpatialFilterRect (layer_handle, rect[0], rect[1], rect[2], rect[3]);
+      for (guint f = 0; f < readers->len; f++)
+        g_array_index (readers, FieldReader, f).arrays.fid = g_array_new (FALSE, FALSE, sizeof (gint64));
+    }
 
   shepard_gdal_error_trap_clear (&trap);
   if (!read_features (readers, layer_handle, source, &trap, progress != NULL ? progress : GDALDummyProgress,
@@ -553,6 +607,8 @@ shepard_point_layer_read_fields_in_rect (const char *source, const char *layer, 
     {
       FieldReader *reader = &g_array_index (readers, FieldReader, f);
       ShepardPointLayer *points = reader->points;
+      if (reader->arrays.fid != NULL)
+        order_by_feature (&reader->arrays);
       take_arrays (points, &reader->arrays);
       if (points->count == 0 && rect == NULL)
         {

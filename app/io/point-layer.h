@@ -43,7 +43,8 @@ GPtrArray *shepard_point_layer_read_fields (const char *source, const char *laye
                                             void *progress_data, GError **error);
 
 /* As shepard_point_layer_read_fields, for the points inside rect {x_min, y_min, x_max, y_max} only (OGR's spatial
- * filter, edges inside; the driver's spatial index where it has one), in the order the whole layer gives them; NULL
+ * filter, edges inside; the driver's spatial index where it has one), in the order of their feature IDs, which is the
+ * order a whole read gives them in every format read in sequence (whatever order the index finds them in); NULL
  * reads every point. A field without a usable point in rect gets no points (count 0) rather than an error. */
 GPtrArray *shepard_point_layer_read_fields_in_rect (const char *source, const char *layer,
                                                     const char *const *value_fields, const char *const *open_options,

@@ -200,6 +200,47 @@ test_dense_cluster_at_tile_edge (void)
   scratch_directory_remove (directory);
 }
 
+/* Points on a lattice, written in a shuffled order to a GeoPackage, whose R-tree hands a tile's points out in an order
+ * of its own: a cell centred between four points ties with every ring of neighbours, and ties go by the points'
+ * order, so a tile must read its points in the order of a whole read (their feature IDs) to weigh the same ones. */
+static void
+test_ties_in_geopackage (void)
+{
+  g_autofree char *directory = scratch_directory_new ("shepard-grid-mpi-ties-XXXXXX");
+  g_autofree char *layer = g_build_filename (directory, "lattice.gpkg", NULL);
+  g_autofree char *reference = g_build_filename (directory, "reference.tif", NULL);
+  g_autofree char *output = g_build_filename (directory, "lattice.vrt", NULL);
+  g_autoptr (GRand) random = g_rand_new_with_seed (40);
+  g_autoptr (CliPoints) points = cli_points_new (40 * 40);
+
+  for (gsize i = 0; i < points->n; i++)
+    {
+      points->x[i] = 10.0 * (double) (i % 40);
+      points->y[i] = 10.0 * (double) (i / 40);
+      points->z[i] = g_rand_double_range (random, 0.0, 100.0);
+    }
+  for (gsize i = points->n - 1; i > 0; i--)
+    {
+      gsize j = (gsize) g_rand_int_range (random, 0, (gint32) i + 1);
+      double x = points->x[i], y = points->y[i], z = points->z[i];
+      points->x[i] = points->x[j], points->y[i] = points->y[j], points->z[i] = points->z[j];
+      points->x[j] = x, points->y[j] = y, points->z[j] = z;
+    }
+  cli_points_write_gpkg_layer (points, layer, "lattice", "value", CLI_GEOMETRY_POINTS);
+  for (int method = 0; method < 2; method++)
+    {
+      /* Cells of 10 m centred between the lattice's points: 6 nearest take 2 of a ring of 8 at one distance. */
+      const char *const options[] = {
+        "-q", "--backend", "cpu", "-zfield", "value", "-a", method == 0 ? "idw:max_points=6" : "aidw:max_points=6",
+        "-txe", "0", "390", "-tye", "0", "390", "-outsize", "39", "39", layer, NULL,
+      };
+      const char *const mpi_options[] = { "--tile-size", "8", NULL };
+      run_both (options, mpi_options, reference, output);
+      assert_same_raster (reference, output);
+    }
+  scratch_directory_remove (directory);
+}
+
 /* Whether band 1 of the raster, read in tiles of tile_size cells, has a tile edge along which some cells are nodata
  * and some are not: a mask's boundary crossing it. */
 static gboolean
@@ -524,6 +565,7 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &cases[i], test_method);
     }
   g_test_add_func ("/grid-mpi/dense-cluster-at-tile-edge", test_dense_cluster_at_tile_edge);
+  g_test_add_func ("/grid-mpi/ties-in-geopackage", test_ties_in_geopackage);
   static const MaskCase masks[] = {
     { MASK_DISTANCE, "idw", "static", "distance/idw" },
     { MASK_DISTANCE, "aidw:max_points=8", "dynamic", "distance/aidw-nearest" },
