@@ -394,6 +394,18 @@ test_combined_bands_and_apply (void)
       }
 }
 
+/* The window of raster from (first_row, first_column), at most rows x columns, cut at the raster's edge. */
+static shepard_grid
+window_of (const shepard_grid *raster, size_t first_row, size_t first_column, size_t rows, size_t columns)
+{
+  shepard_grid window = *raster;
+  window.first_row = first_row;
+  window.first_column = first_column;
+  window.height = MIN (rows, raster->height - first_row);
+  window.width = MIN (columns, raster->width - first_column);
+  return window;
+}
+
 /* Windows of a raster (shepard_grid.first_row, .first_column, as shepard-grid-mpi's tiles) are masked as the same
  * cells of the whole raster, by every part: 200 random points at map-scale coordinates, a cutline cutting the
  * raster. */
@@ -429,11 +441,7 @@ test_windows (void)
       for (size_t first_row = 0; first_row < raster.height; first_row += 48)
         for (size_t first_column = 0; first_column < raster.width; first_column += 56)
           {
-            shepard_grid window = raster;
-            window.first_row = first_row;
-            window.first_column = first_column;
-            window.height = MIN (48, raster.height - first_row);
-            window.width = MIN (56, raster.width - first_column);
+            shepard_grid window = window_of (&raster, first_row, first_column, 48, 56);
             g_autofree guint8 *keep = keep_of (masks[m], &window);
             for (size_t row = 0; row < window.height; row++)
               g_assert_cmpmem (keep + row * window.width, window.width,
@@ -475,11 +483,7 @@ test_distance_near (void)
   for (size_t first_row = 0; first_row < raster.height; first_row += 64)
     for (size_t first_column = 0; first_column < raster.width; first_column += 64)
       {
-        shepard_grid window = raster;
-        window.first_row = first_row;
-        window.first_column = first_column;
-        window.height = MIN (64, raster.height - first_row);
-        window.width = MIN (64, raster.width - first_column);
+        shepard_grid window = window_of (&raster, first_row, first_column, 64, 64);
         double left = window.x_min + (double) first_column * window.dx - distance;
         double right = window.x_min + (double) (first_column + window.width) * window.dx + distance;
         double top = window.y_max - (double) first_row * window.dy + distance;
