@@ -65,6 +65,8 @@ shepard_status shepard_engine_check_grid (const shepard_grid *grid, shepard_erro
 /* The engine's GPUs (gpu-group.c). Starts a backend on each GPU of set (NULL or empty: every visible one) into
  * engine->gpus and describes them into engine->description; on failure none is left. */
 shepard_status shepard_gpu_group_start (shepard_engine *engine, const shepard_gpu_set *set, shepard_error *error);
+/* shepard_gpus_start: the contexts of the chosen GPUs (NULL or empty: every visible one), on a thread each. */
+void shepard_gpu_group_start_contexts (const shepard_gpu_set *set);
 void shepard_gpu_group_free (shepard_engine *engine);
 /* Copies the engine's points, or its far field's tree, to every GPU, each from its own thread. */
 shepard_status shepard_gpu_group_set_points (shepard_engine *engine, shepard_error *error);

@@ -52,20 +52,48 @@ start_backends (void *context, size_t begin, size_t end, int worker, shepard_err
   return true;
 }
 
+/* The GPUs chosen, or every visible one where set is NULL or empty (into every); at_least_one: GPU 0 where none is
+ * visible, whose backend then says why. */
+static const shepard_gpu_set *
+chosen_or_every (const shepard_gpu_set *set, bool at_least_one, shepard_gpu_set *every)
+{
+  if (set && set->count > 0)
+    return set;
+  int count = shepard_cuda_device_count ();
+  if (count == 0 && at_least_one)
+    count = 1;
+  *every = (shepard_gpu_set) { 0 };
+  for (int i = 0; i < count && i < SHEPARD_MAX_GPUS; i++)
+    every->ordinals[every->count++] = i;
+  return every;
+}
+
+/* A device's context: what starting its backend waits for. */
+static bool
+start_contexts (void *context, size_t begin, size_t end, int worker, shepard_error *error)
+{
+  (void) worker;
+  (void) error;
+  const shepard_gpu_set *set = context;
+  for (size_t i = begin; i < end; i++)
+    shepard_cuda_device_start (set->ordinals[i]);
+  return true;
+}
+
+void
+shepard_gpu_group_start_contexts (const shepard_gpu_set *set)
+{
+  shepard_gpu_set every;
+  set = chosen_or_every (set, false, &every);
+  if (set->count > 0)
+    shepard_parallel_for ((int) set->count, set->count, 1, start_contexts, (void *) set, NULL, NULL, NULL, NULL);
+}
+
 shepard_status
 shepard_gpu_group_start (shepard_engine *engine, const shepard_gpu_set *set, shepard_error *error)
 {
-  shepard_gpu_set every = { 0 };
-  if (!set || set->count == 0)
-    {
-      int count = shepard_cuda_device_count ();
-      if (count == 0)
-        /* the backend says why */
-        count = 1;
-      for (int i = 0; i < count && i < SHEPARD_MAX_GPUS; i++)
-        every.ordinals[every.count++] = i;
-      set = &every;
-    }
+  shepard_gpu_set every;
+  set = chosen_or_every (set, true, &every);
   /* Each context takes a few hundred milliseconds to create; on threads of their own, all GPUs start as soon as
    * one does. */
   for (size_t i = 0; i < set->count; i++)

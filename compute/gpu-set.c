@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The GPUs a user may choose: their text form ("all", "0,1") and what this machine has. */
+#include "engine-internal.h"
 #include "engine-private.h"
-#include "parallel.h"
 #include "shepard-compute-config.h"
 
 #if SHEPARD_HAVE_CUDA
@@ -76,33 +76,11 @@ shepard_gpu_count (void)
 #endif
 }
 
-#if SHEPARD_HAVE_CUDA
-static bool
-start_devices (void *context, size_t begin, size_t end, int worker, shepard_error *error)
-{
-  (void) worker;
-  (void) error;
-  const shepard_gpu_set *set = context;
-  for (size_t i = begin; i < end; i++)
-    shepard_cuda_device_start (set->ordinals[i]);
-  return true;
-}
-#endif
-
 void
 shepard_gpus_start (const shepard_gpu_set *gpus)
 {
 #if SHEPARD_HAVE_CUDA
-  shepard_gpu_set every = { 0 };
-  if (!gpus || gpus->count == 0)
-    {
-      int count = shepard_cuda_device_count ();
-      for (int i = 0; i < count && i < SHEPARD_MAX_GPUS; i++)
-        every.ordinals[every.count++] = i;
-      gpus = &every;
-    }
-  if (gpus->count > 0)
-    shepard_parallel_for ((int) gpus->count, gpus->count, 1, start_devices, (void *) gpus, NULL, NULL, NULL, NULL);
+  shepard_gpu_group_start_contexts (gpus);
 #else
   (void) gpus;
 #endif
