@@ -263,6 +263,12 @@ show_default_options (ShepardExportDialog *self)
                                                      : g_strdup ("NAME=VALUE, separated by spaces");
 
   gtk_entry_set_placeholder_text (self->options_entry, placeholder);
+  /* The entry is narrower than some formats' defaults: the tooltip shows them whole. */
+  g_autofree char *tooltip = g_strdup_printf (
+      "GDAL creation options of the format, NAME=VALUE separated by spaces (gdalinfo --format NAME lists them); the "
+      "format's defaults apply to the keys not given here.%s%s",
+      defaults[0] != NULL ? "\n" : "", defaults[0] != NULL ? placeholder : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->options_entry), tooltip);
 }
 
 static void

@@ -207,6 +207,9 @@ test_creation_options_checked (void)
   g_assert_true (gtk_widget_get_sensitive (export_button));
   g_assert_cmpstr (gtk_entry_get_placeholder_text (GTK_ENTRY (entry)), ==,
                    "Default: TILED=YES COMPRESS=DEFLATE PREDICTOR=3 NUM_THREADS=ALL_CPUS");
+  /* Wider than the entry: the tooltip holds them whole. */
+  const char *tooltip = gtk_widget_get_tooltip_text (GTK_WIDGET (entry));
+  g_assert_true (g_str_has_suffix (tooltip, "\nDefault: TILED=YES COMPRESS=DEFLATE PREDICTOR=3 NUM_THREADS=ALL_CPUS"));
   for (gsize i = 0; i < G_N_ELEMENTS (refused); i++)
     {
       gtk_editable_set_text (entry, refused[i].text);
