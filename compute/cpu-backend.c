@@ -94,8 +94,8 @@ query_local (const shepard_query_set *queries, const shepard_point_set *points, 
     {
       const shepard_grid *grid = queries->grid;
       size_t row = i / grid->width, col = i % grid->width;
-      x = grid->x_min + ((double) (grid->first_column + col) + 0.5) * grid->dx;
-      y = grid->y_max - ((double) (grid->first_row + row) + 0.5) * grid->dy;
+      x = shepard_grid_cell_x (grid, col);
+      y = shepard_grid_cell_y (grid, row);
     }
   else
     {

@@ -173,6 +173,19 @@ typedef struct {
 } shepard_grid;
 enum { SHEPARD_GRID_WINDOW_ALIGN = 8 };
 
+/* The centre of column col and row row of the window, as the engine places it in the raster. */
+static inline double
+shepard_grid_cell_x (const shepard_grid *grid, size_t col)
+{
+  return grid->x_min + ((double) (grid->first_column + col) + 0.5) * grid->dx;
+}
+
+static inline double
+shepard_grid_cell_y (const shepard_grid *grid, size_t row)
+{
+  return grid->y_max - ((double) (grid->first_row + row) + 0.5) * grid->dy;
+}
+
 /* Caller-owned outputs, one value per query (row-major for a grid). alpha and r_obs may be NULL. With IDW the engine
  * writes the power p into every alpha and does not touch r_obs. With several value fields (set_points_fields), values
  * holds one plane per field, field after field: field f's value of query i is values[f * n_queries + i]. */

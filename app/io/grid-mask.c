@@ -366,19 +366,6 @@ shepard_grid_mask_describe (const ShepardGridMask *mask)
   return g_string_free (text, FALSE);
 }
 
-/* col and row of the window grid, placed in its raster as the engine places them. */
-static double
-cell_centre_x (const shepard_grid *grid, size_t col)
-{
-  return grid->x_min + ((double) (grid->first_column + col) + 0.5) * grid->dx;
-}
-
-static double
-cell_centre_y (const shepard_grid *grid, size_t row)
-{
-  return grid->y_max - ((double) (grid->first_row + row) + 0.5) * grid->dy;
-}
-
 static gboolean
 keep_near (const MaskPart *part, const shepard_grid *grid, size_t first_row, size_t n_rows, guint8 *keep,
            GError **error)
@@ -407,8 +394,8 @@ keep_near (const MaskPart *part, const shepard_grid *grid, size_t first_row, siz
       for (size_t i = 0; i < count; i++)
         {
           size_t cell = start + i;
-          query_x[i] = cell_centre_x (grid, cell % grid->width);
-          query_y[i] = cell_centre_y (grid, first_row + cell / grid->width);
+          query_x[i] = shepard_grid_cell_x (grid, cell % grid->width);
+          query_y[i] = shepard_grid_cell_y (grid, first_row + cell / grid->width);
         }
       shepard_error engine_error = { 0 };
       if (shepard_engine_nearest (part->engine, query_x, query_y, count, 1, squared, NULL, &engine_error)
@@ -431,7 +418,7 @@ keep_in_hull (const MaskPart *part, const shepard_grid *grid, size_t first_row, 
 {
   for (size_t row = 0; row < n_rows; row++)
     {
-      double y = cell_centre_y (grid, first_row + row) - part->origin[1];
+      double y = shepard_grid_cell_y (grid, first_row + row) - part->origin[1];
       double low = -INFINITY, high = INFINITY;
       for (size_t i = 0; i < part->n_hull; i++)
         {
@@ -449,7 +436,7 @@ keep_in_hull (const MaskPart *part, const shepard_grid *grid, size_t first_row, 
       guint8 *keep_row = keep + row * grid->width;
       for (size_t col = 0; col < grid->width; col++)
         {
-          double x = cell_centre_x (grid, col) - part->origin[0];
+          double x = shepard_grid_cell_x (grid, col) - part->origin[0];
           if (!(x >= low && x <= high))
             keep_row[col] = 0;
         }

@@ -94,19 +94,6 @@ nearest_batch_run (NearestBatch *batch, gboolean *far, GError **error)
   return TRUE;
 }
 
-/* A cell's centre (col, row of the window). */
-static double
-cell_x (const shepard_grid *window, size_t col)
-{
-  return window->x_min + ((double) (window->first_column + col) + 0.5) * window->dx;
-}
-
-static double
-cell_y (const shepard_grid *window, size_t row)
-{
-  return window->y_max - ((double) (window->first_row + row) + 0.5) * window->dy;
-}
-
 /* How far inside rect's edge the points (x, y) lie, all of them, less the room for rounding. */
 static double
 edge_distance (const double rect[4], double x_min, double x_max, double y_min, double y_max)
@@ -139,8 +126,8 @@ nearest_inside (shepard_engine *engine, const shepard_grid *window, const double
           size_t col0 = b % blocks_across * CHECK_BLOCK_SIDE, row0 = b / blocks_across * CHECK_BLOCK_SIDE;
           size_t col1 = MIN (col0 + CHECK_BLOCK_SIDE, window->width) - 1;
           size_t row1 = MIN (row0 + CHECK_BLOCK_SIDE, window->height) - 1;
-          double x0 = cell_x (window, col0), x1 = cell_x (window, col1);
-          double y0 = cell_y (window, row1), y1 = cell_y (window, row0);
+          double x0 = shepard_grid_cell_x (window, col0), x1 = shepard_grid_cell_x (window, col1);
+          double y0 = shepard_grid_cell_y (window, row1), y1 = shepard_grid_cell_y (window, row0);
           batch.x[batch.count] = 0.5 * (x0 + x1);
           batch.y[batch.count] = 0.5 * (y0 + y1);
           batch.margin[batch.count++] = edge_distance (rect, x0, x1, y0, y1) - 0.5 * hypot (x1 - x0, y1 - y0);
@@ -168,7 +155,7 @@ nearest_inside (shepard_engine *engine, const shepard_grid *window, const double
       for (size_t row = row0; row < MIN (row0 + CHECK_BLOCK_SIDE, window->height); row++)
         for (size_t col = col0; col < MIN (col0 + CHECK_BLOCK_SIDE, window->width); col++)
           {
-            double x = cell_x (window, col), y = cell_y (window, row);
+            double x = shepard_grid_cell_x (window, col), y = shepard_grid_cell_y (window, row);
             batch.x[batch.count] = x;
             batch.y[batch.count] = y;
             batch.margin[batch.count++] = edge_distance (rect, x, x, y, y);
