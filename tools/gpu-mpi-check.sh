@@ -21,6 +21,7 @@
 # Environment (the defaults sized for about 4 minutes on an H100, as estimated, not yet measured):
 # SHEPARD_MPI_CHECK_POINTS (1000000), SHEPARD_MPI_CHECK_GRID (1024), SHEPARD_MPI_CHECK_EXPORT (16384),
 # SHEPARD_MPI_CHECK_MPI_GRID (4096), SHEPARD_MPI_CHECK_STEPS (grid costs mpi memcheck: the steps to run, below),
+# SHEPARD_MPI_CHECK_MPI_METHODS (global local: step c's methods; local alone for a layer too large for all points),
 # SHEPARD_MPI_CHECK_BACKEND (cuda; cpu runs every step but the sanitizer's on the
 # CPU engine, with one engine where the GPU runs use --gpus 0 and all: the script's own test, which
 # tools/gpu-mpi-build.sh --prove-here runs).
@@ -262,8 +263,13 @@ ranks() {
 }
 
 if step mpi; then
-  ranks global aidw:summation=exact
-  ranks local aidw:max_points=16
+  for kind in ${SHEPARD_MPI_CHECK_MPI_METHODS:-global local}; do
+    case $kind in
+      global) ranks global aidw:summation=exact ;;
+      local) ranks local aidw:max_points=16 ;;
+      *) row "mpi $kind" 0 "" "FAIL: SHEPARD_MPI_CHECK_MPI_METHODS names global and local only" ;;
+    esac
+  done
 fi
 
 # --- d. compute-sanitizer memcheck over several GPUs, and over each of two ranks
