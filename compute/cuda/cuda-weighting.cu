@@ -33,6 +33,8 @@ constexpr int kPatchRows = kRowsOfThreads * kQueriesPerThread;
 constexpr int kTilePoints = kThreads;
 constexpr int kUnroll = 8;
 constexpr int kRun = 64; // points summed in float before going into a float64 sum
+// The smallest squared distance the paired reciprocal takes (tiled_grid_kernel): its square, 2^-124, is a normal float.
+constexpr float kPairedReciprocalFloor = 0x1p-62f;
 
 // The point group of this block: blockIdx.z counts the piece's groups.
 __device__ __forceinline__ size_t
@@ -178,6 +180,13 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
   __shared__ double total_w[Q][kThreads], total_wz[Q][kThreads];
   const int tx = threadIdx.x % kPatchColumns, ty = threadIdx.x / kPatchColumns;
   const long long patch_row = patch_first_row (source), patch_col = patch_first_column (source);
+  // The reciprocal is shared by two queries (below), so a query sitting on a point (d2 = 0: a coincident query, done
+  // in stage 1, or a lattice cell outside the band) would turn its partner's weight into 0 * inf = NaN. Squared
+  // distances are floored at kPairedReciprocalFloor instead, added where smoothing would be (the reciprocal weighs
+  // without smoothing): the floor's square is still a normal float, and any d2 above 2^-38 (a few 1e-6 of the layer's
+  // extent) keeps its bits, so that only pairs far closer than the raster's cells take an error of the floor's size.
+  if (InverseSquare)
+    smoothing2 = kPairedReciprocalFloor;
 
   // The patch's centre, in the local frame.
   const double origin_col = (double) patch_col + 0.5 * kPatchColumns;
@@ -245,7 +254,8 @@ tiled_grid_kernel (DevicePoints points, QuerySource source, Stage1Outputs stage1
               if (InverseSquare)
                 {
                   // One reciprocal for two pairs: 1/a = b / (a b) and 1/b = a / (a b). Squared distances lie within
-                  // [1e-14, 1e6] in the local frame, so the product stays a normal float.
+                  // [2^-62, 1e19] in the local frame (the floor above, padding points at 3e9), so the product stays a
+                  // normal float.
 #pragma unroll
                   for (int q = 0; q + 1 < Q; q += 2)
                     {
