@@ -88,10 +88,11 @@ interpolate_on_cpu_to_device (shepard_engine *engine, const shepard_params *para
     {
       shepard_cpu_backend backend;
       shepard_outputs outputs = { .values = values, .alpha = alpha, .r_obs = r_obs };
-      status = shepard_engine_cpu_backend_for (engine, params, queries->count, &backend, error);
+      shepard_progress_span rest = shepard_progress_span_whole (progress, progress_data);
+      status = shepard_engine_cpu_backend_for (engine, params, queries->count, &rest, &backend, error);
       if (status == SHEPARD_OK)
-        status = shepard_cpu_interpolate (&backend, params, r_exp, queries, 1, &outputs, progress, progress_data,
-                                          error);
+        status = shepard_cpu_interpolate (&backend, params, r_exp, queries, 1, &outputs,
+                                          shepard_progress_span_fn (&rest), &rest, error);
       if (status == SHEPARD_OK)
         status = shepard_cuda_device_grid_upload (target, values, alpha, r_obs, error);
     }
@@ -128,11 +129,12 @@ shepard_engine_interpolate_grid_to_device (shepard_engine *engine, const shepard
   if (shepard_engine_runs_on_gpu (engine, params))
     {
       shepard_params resolved;
-      status = shepard_engine_gpu_params (engine, params, queries.count, &resolved, error);
+      shepard_progress_span rest = shepard_progress_span_whole (progress, progress_data);
+      status = shepard_engine_gpu_params (engine, params, queries.count, &rest, &resolved, error);
       if (status != SHEPARD_OK)
         return status;
       return shepard_cuda_interpolate_to_device (engine->cuda, &engine->points, &resolved, r_exp, &queries, target,
-                                                 progress, progress_data, error);
+                                                 shepard_progress_span_fn (&rest), &rest, error);
     }
   return interpolate_on_cpu_to_device (engine, params, r_exp, &queries, target, progress, progress_data, error);
 #else

@@ -8,6 +8,7 @@
 #include "cpu-backend.h"
 #include "cross-validation.h"
 #include "engine-private.h"
+#include "progress-span.h"
 #if SHEPARD_HAVE_CUDA
 #include "cuda-backend.h"
 #endif
@@ -43,9 +44,11 @@ struct shepard_engine {
 shepard_cpu_backend shepard_engine_cpu_backend (const shepard_engine *engine);
 
 /* The CPU backend for an interpolation of n_queries with params: with the far field (built here at its first use)
- * when shepard_engine_summation takes it. */
+ * when shepard_engine_summation takes it. The build reports on the first part of *progress, which is left with the
+ * rest for the interpolation. */
 shepard_status shepard_engine_cpu_backend_for (shepard_engine *engine, const shepard_params *params, size_t n_queries,
-                                               shepard_cpu_backend *backend, shepard_error *error);
+                                               shepard_progress_span *progress, shepard_cpu_backend *backend,
+                                               shepard_error *error);
 
 /* Checks what every interpolation needs (valid parameters, points) and finds AIDW's r_exp (given units). */
 shepard_status shepard_engine_prepare (shepard_engine *engine, const shepard_params *params, double *r_exp,
@@ -90,9 +93,11 @@ shepard_status shepard_gpu_group_cross_validate (shepard_engine *engine, const s
 /* Whether params run on the engine's GPU: neighbourhoods beyond what the GPU keeps in registers run on the CPU. */
 bool shepard_engine_runs_on_gpu (const shepard_engine *engine, const shepard_params *params);
 /* params for the GPU's interpolation of n_queries: their summation resolved (shepard_engine_summation), and where that
- * is the far field, its tree built and on the device. */
+ * is the far field, its tree built (on the first part of *progress, as shepard_engine_cpu_backend_for) and on the
+ * device. */
 shepard_status shepard_engine_gpu_params (shepard_engine *engine, const shepard_params *params, size_t n_queries,
-                                          shepard_params *resolved, shepard_error *error);
+                                          shepard_progress_span *progress, shepard_params *resolved,
+                                          shepard_error *error);
 #endif
 
 #endif

@@ -302,6 +302,32 @@ far_field_applies (const shepard_params *params)
   return true;
 }
 
+/* The expected cost of summing n_queries through the far field (the tree's build apart) and by brute force, in
+ * nanoseconds of one CPU thread, or of the device where params run on a GPU. */
+typedef struct {
+  double build_ns, far_ns, brute_ns;
+} summation_costs;
+
+static summation_costs
+costs_for (const shepard_engine *engine, const shepard_params *params, size_t n_queries)
+{
+  double n = (double) engine->points.n, queries = (double) n_queries;
+  /* Looser tolerances accept nearer nodes: about a fifth less work per decade. */
+  double work = fmax (0.3, 1.0 + 0.2 * log10 (SHEPARD_FAR_FIELD_TOLERANCE / params->tolerance)) * log2 (fmax (n, 2.0));
+  /* The tree is built once, on the engine's CPU threads: about one thread's time in all, spread over them. Against the
+   * GPU the build's wall time counts, which more threads shorten little: 1M points took 1.5 s on one thread and 0.5 s
+   * on the H100 host's 16 (its top levels are built on one): counted as one thread's all the same. */
+  double build_ns = n * FAR_FIELD_BUILD_NS_PER_POINT;
+#if SHEPARD_HAVE_CUDA
+  if (shepard_engine_runs_on_gpu (engine, params))
+    return (summation_costs) { build_ns, queries * GPU_FAR_FIELD_NS_PER_QUERY_DOUBLING * work,
+                               queries * n * GPU_BRUTE_NS_PER_PAIR };
+#endif
+  double pair_ns = engine->precision == SHEPARD_PRECISION_FLOAT32 ? BRUTE_FLOAT32_NS_PER_PAIR
+                                                                  : BRUTE_FLOAT64_NS_PER_PAIR;
+  return (summation_costs) { build_ns, queries * FAR_FIELD_NS_PER_QUERY_DOUBLING * work, queries * n * pair_ns };
+}
+
 static shepard_summation
 summation_for (const shepard_engine *engine, const shepard_params *params, size_t n_queries, bool tree_built)
 {
@@ -309,24 +335,9 @@ summation_for (const shepard_engine *engine, const shepard_params *params, size_
     return SHEPARD_SUMMATION_EXACT;
   if (params->summation == SHEPARD_SUMMATION_FAR_FIELD)
     return SHEPARD_SUMMATION_FAR_FIELD;
-  double n = (double) engine->points.n, queries = (double) n_queries;
-  /* Looser tolerances accept nearer nodes: about a fifth less work per decade. */
-  double work = fmax (0.3, 1.0 + 0.2 * log10 (SHEPARD_FAR_FIELD_TOLERANCE / params->tolerance)) * log2 (fmax (n, 2.0));
-  /* The tree is built once, on the engine's CPU threads: about one thread's time in all, spread over them. */
-  double build_ns = tree_built ? 0.0 : n * FAR_FIELD_BUILD_NS_PER_POINT;
-#if SHEPARD_HAVE_CUDA
-  /* Against the GPU the build's wall time counts, which more threads shorten little: 1M points took 1.5 s on one
-   * thread and 0.5 s on the H100 host's 16 (its top levels are built on one): counted as one thread's. */
-  if (shepard_engine_runs_on_gpu (engine, params))
-    return build_ns + queries * GPU_FAR_FIELD_NS_PER_QUERY_DOUBLING * work < queries * n * GPU_BRUTE_NS_PER_PAIR
-               ? SHEPARD_SUMMATION_FAR_FIELD
-               : SHEPARD_SUMMATION_EXACT;
-#endif
-  double pair_ns = engine->precision == SHEPARD_PRECISION_FLOAT32 ? BRUTE_FLOAT32_NS_PER_PAIR
-                                                                  : BRUTE_FLOAT64_NS_PER_PAIR;
-  /* in nanoseconds of one thread */
-  double far_ns = queries * FAR_FIELD_NS_PER_QUERY_DOUBLING * work + build_ns;
-  return far_ns < queries * n * pair_ns ? SHEPARD_SUMMATION_FAR_FIELD : SHEPARD_SUMMATION_EXACT;
+  summation_costs costs = costs_for (engine, params, n_queries);
+  double far_ns = costs.far_ns + (tree_built ? 0.0 : costs.build_ns);
+  return far_ns < costs.brute_ns ? SHEPARD_SUMMATION_FAR_FIELD : SHEPARD_SUMMATION_EXACT;
 }
 
 shepard_summation
@@ -342,14 +353,16 @@ shepard_engine_summation_with_tree (const shepard_engine *engine, const shepard_
 }
 
 shepard_status
-shepard_engine_prepare_far_field (shepard_engine *engine, shepard_error *error)
+shepard_engine_prepare_far_field (shepard_engine *engine, shepard_progress_fn progress, void *progress_data,
+                                  shepard_error *error)
 {
   if (!engine->has_points)
     return shepard_fail (error, SHEPARD_ERROR_NO_POINTS, "There are no data points to build the far field over: "
                          "load a layer with at least one point.");
   if (!engine->far_field)
     {
-      shepard_status status = shepard_far_field_new (&engine->points, engine->threads, &engine->far_field, error);
+      shepard_status status = shepard_far_field_new (&engine->points, engine->threads, progress, progress_data,
+                                                     &engine->far_field, error);
       if (status != SHEPARD_OK)
         return status;
     }
@@ -360,14 +373,31 @@ shepard_engine_prepare_far_field (shepard_engine *engine, shepard_error *error)
   return SHEPARD_OK;
 }
 
+/* The far field for an interpolation of n_queries with params, built now if it is not yet: the build is the first
+ * stage of the interpolation's progress, its share the build's part of the expected time, and *progress is left with
+ * the rest. */
+static shepard_status
+prepare_far_field_first (shepard_engine *engine, const shepard_params *params, size_t n_queries,
+                         shepard_progress_span *progress, shepard_error *error)
+{
+  if (engine->far_field)
+    return shepard_engine_prepare_far_field (engine, NULL, NULL, error);
+  summation_costs costs = costs_for (engine, params, n_queries);
+  double build_share = costs.build_ns / (costs.build_ns + costs.far_ns);
+  shepard_progress_span build = shepard_progress_span_part (progress, 0.0, build_share);
+  shepard_status status = shepard_engine_prepare_far_field (engine, shepard_progress_span_fn (&build), &build, error);
+  *progress = shepard_progress_span_part (progress, build_share, 1.0);
+  return status;
+}
+
 shepard_status
 shepard_engine_cpu_backend_for (shepard_engine *engine, const shepard_params *params, size_t n_queries,
-                                shepard_cpu_backend *backend, shepard_error *error)
+                                shepard_progress_span *progress, shepard_cpu_backend *backend, shepard_error *error)
 {
   *backend = shepard_engine_cpu_backend (engine);
   if (shepard_engine_summation (engine, params, n_queries) != SHEPARD_SUMMATION_FAR_FIELD)
     return SHEPARD_OK;
-  shepard_status status = shepard_engine_prepare_far_field (engine, error);
+  shepard_status status = prepare_far_field_first (engine, params, n_queries, progress, error);
   if (status != SHEPARD_OK)
     return status;
   backend->far_field = engine->far_field;
@@ -468,13 +498,13 @@ shepard_engine_runs_on_gpu (const shepard_engine *engine, const shepard_params *
 
 shepard_status
 shepard_engine_gpu_params (shepard_engine *engine, const shepard_params *params, size_t n_queries,
-                           shepard_params *resolved, shepard_error *error)
+                           shepard_progress_span *progress, shepard_params *resolved, shepard_error *error)
 {
   *resolved = *params;
   resolved->summation = shepard_engine_summation (engine, params, n_queries);
   if (resolved->summation != SHEPARD_SUMMATION_FAR_FIELD)
     return SHEPARD_OK;
-  return shepard_engine_prepare_far_field (engine, error);
+  return prepare_far_field_first (engine, params, n_queries, progress, error);
 }
 #endif
 
@@ -488,23 +518,24 @@ interpolate (shepard_engine *engine, const shepard_params *params, const shepard
   shepard_status status = shepard_engine_prepare (engine, params, &r_exp, error);
   if (status != SHEPARD_OK)
     return status;
+  shepard_progress_span rest = shepard_progress_span_whole (progress, progress_data);
 #if SHEPARD_HAVE_CUDA
   if (shepard_engine_runs_on_gpu (engine, params))
     {
       shepard_params resolved;
-      status = shepard_engine_gpu_params (engine, params, queries->count, &resolved, error);
+      status = shepard_engine_gpu_params (engine, params, queries->count, &rest, &resolved, error);
       if (status != SHEPARD_OK)
         return status;
-      return shepard_gpu_group_interpolate (engine, &resolved, r_exp, queries, outputs, progress, progress_data,
-                                            error);
+      return shepard_gpu_group_interpolate (engine, &resolved, r_exp, queries, outputs,
+                                            shepard_progress_span_fn (&rest), &rest, error);
     }
 #endif
   shepard_cpu_backend backend;
-  status = shepard_engine_cpu_backend_for (engine, params, queries->count, &backend, error);
+  status = shepard_engine_cpu_backend_for (engine, params, queries->count, &rest, &backend, error);
   if (status != SHEPARD_OK)
     return status;
-  return shepard_cpu_interpolate (&backend, params, r_exp, queries, engine->points.n_fields, outputs, progress,
-                                  progress_data, error);
+  return shepard_cpu_interpolate (&backend, params, r_exp, queries, engine->points.n_fields, outputs,
+                                  shepard_progress_span_fn (&rest), &rest, error);
 }
 
 shepard_status

@@ -7,6 +7,7 @@
 #include "far-field-tree.h"
 #include "engine-private.h"
 #include "parallel.h"
+#include "progress-span.h"
 
 #include <complex.h>
 #include <math.h>
@@ -355,7 +356,14 @@ build_subtrees (void *context, size_t begin, size_t end, int worker, shepard_err
   return true;
 }
 
-/* Levels built before the workers take the subtrees below: 2^levels subtrees, a few per thread. */
+/* The build's progress: the tree's share of it, the moments taking the rest (on 2 cores, 0.33 s of 1.0 s at 1M
+ * points, 1.8 s of 5.2 s at 4M). */
+#define FAR_FIELD_TREE_SHARE 0.35
+#define FAR_FIELD_BUILD_MESSAGE "Building the far-field tree"
+
+/* Levels built before the workers take the subtrees below: 2^levels subtrees, a few per thread. Smaller subtrees
+ * would answer a cancel sooner, but the levels on top are built on one thread: at 4M points on 2 cores, subtrees of
+ * 2^17 points took the build from 4.1 s to 4.7 s and its longest stretch without a report from 0.5 s to 0.8 s. */
 static int
 top_levels (int threads)
 {
@@ -366,8 +374,8 @@ top_levels (int threads)
 }
 
 shepard_status
-shepard_far_field_new (const shepard_point_set *points, int threads, shepard_far_field **far_field,
-                       shepard_error *error)
+shepard_far_field_new (const shepard_point_set *points, int threads, shepard_progress_fn progress,
+                       void *progress_data, shepard_far_field **far_field, shepard_error *error)
 {
   if (threads <= 0)
     threads = shepard_cpu_count ();
@@ -417,7 +425,10 @@ shepard_far_field_new (const shepard_point_set *points, int threads, shepard_far
   top->n_tasks = top->n_top = 0;
   built->n_nodes = build_top (tree_points, 0, n, built->nodes, 0, top_levels (threads), top);
   build_job job = { built, tree_points, top->tasks, false };
-  shepard_status status = shepard_parallel_for (threads, top->n_tasks, 1, build_subtrees, &job, NULL, NULL, NULL,
+  shepard_progress_span whole = shepard_progress_span_whole (progress, progress_data);
+  shepard_progress_span stage = shepard_progress_span_part (&whole, 0.0, FAR_FIELD_TREE_SHARE);
+  shepard_status status = shepard_parallel_for (threads, top->n_tasks, 1, build_subtrees, &job,
+                                                shepard_progress_span_fn (&stage), &stage, FAR_FIELD_BUILD_MESSAGE,
                                                 error);
   if (status != SHEPARD_OK)
     {
@@ -443,7 +454,9 @@ shepard_far_field_new (const shepard_point_set *points, int threads, shepard_far
     }
   free (tree_points);
   job.moments = true;
-  status = shepard_parallel_for (threads, top->n_tasks, 1, build_subtrees, &job, NULL, NULL, NULL, error);
+  stage = shepard_progress_span_part (&whole, FAR_FIELD_TREE_SHARE, 1.0);
+  status = shepard_parallel_for (threads, top->n_tasks, 1, build_subtrees, &job, shepard_progress_span_fn (&stage),
+                                 &stage, FAR_FIELD_BUILD_MESSAGE, error);
   if (status == SHEPARD_OK)
     {
       /* The top levels' moments from their children's: children before parents. */

@@ -290,9 +290,11 @@ shepard_summation shepard_engine_summation (const shepard_engine *engine, const 
 shepard_summation shepard_engine_summation_with_tree (const shepard_engine *engine, const shepard_params *params,
                                                       size_t n_queries);
 /* Builds the far field's tree over the engine's points now, if not built yet; it is otherwise built at the first
- * interpolation that sums through it (0.6 s at 1M points on 2 cores). A caller that loads a layer in the background
- * calls this there, so that no preview waits for the tree. Kept until the points change. */
-shepard_status shepard_engine_prepare_far_field (shepard_engine *engine, shepard_error *error);
+ * interpolation that sums through it, as the first part of its progress (0.6 s at 1M points on 2 cores, 15 s at
+ * 10M). A caller that loads a layer in the background calls this there, so that no preview waits for the tree. Kept
+ * until the points change. progress (may be NULL) hears of the build and may cancel it. */
+shepard_status shepard_engine_prepare_far_field (shepard_engine *engine, shepard_progress_fn progress,
+                                                 void *progress_data, shepard_error *error);
 /* Why "auto" runs on the CPU ("no CUDA: …", "this build has no CUDA backend"); NULL when it runs where asked. */
 const char *shepard_engine_fallback_reason (const shepard_engine *engine);
 shepard_backend shepard_engine_backend (const shepard_engine *engine);

@@ -113,9 +113,9 @@ interpolate_work (ShepardDocument *self, gpointer data, GCancellable *cancellabl
   /* The preview plans its grids as if the far field's tree were built (shepard_document_get_summation). After the
    * points change (a sandbox edit) it is not, and the engine would weigh the tree's build against one grid, which on
    * a GPU keeps the brute force every time: build it here, on the worker and once, so that the engine takes what the
-   * preview planned for. Should the build fail, the engine's own choice stands. */
+   * preview planned for. Should the build fail, the engine's own choice stands; cancelled, so is the preview below. */
   if (shepard_engine_summation_with_tree (self->engine, &request->engine_params, cells) == SHEPARD_SUMMATION_FAR_FIELD)
-    shepard_engine_prepare_far_field (self->engine, NULL);
+    shepard_engine_prepare_far_field (self->engine, _shepard_document_cancel_check, cancellable, NULL);
   /* Asked before the call, with the engine held: what the engine takes for the whole grid at once. */
   shepard_summation summation = shepard_engine_summation (self->engine, &request->engine_params, cells);
 

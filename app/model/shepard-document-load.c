@@ -33,7 +33,7 @@ _shepard_document_new_engine (ShepardDocument *self, const shepard_gpu_set *gpus
   size_t preview_cells = shepard_engine_cuda_device (engine) < 0 ? 256 * 256 : 1024 * 1024;
   if (self->points->count > 0
       && shepard_engine_summation_with_tree (engine, &preview_params, preview_cells) == SHEPARD_SUMMATION_FAR_FIELD)
-    shepard_engine_prepare_far_field (engine, NULL);
+    shepard_engine_prepare_far_field (engine, NULL, NULL, NULL);
   return g_steal_pointer (&engine);
 }
 

@@ -249,7 +249,7 @@ run_comparison (const options *opts)
              data.n, opts->points_k, grid.width, grid.height, opts->check_rows);
   shepard_error error;
   double start = bench_now ();
-  if (shepard_engine_prepare_far_field (gpu, &error) != SHEPARD_OK)
+  if (shepard_engine_prepare_far_field (gpu, NULL, NULL, &error) != SHEPARD_OK)
     fail ("building the far field", &error);
   bench_say ("tree and moments built on the CPU and copied to the GPU: %.3f s, %.1f MB", bench_now () - start,
              (double) shepard_far_field_size (gpu->far_field) / 1e6);
@@ -330,7 +330,7 @@ run_scaling (const options *opts)
       shepard_engine *gpu = engine_with (SHEPARD_BACKEND_CUDA, SHEPARD_PRECISION_FLOAT32, &data);
       shepard_error error;
       double start = bench_now ();
-      if (shepard_engine_prepare_far_field (gpu, &error) != SHEPARD_OK)
+      if (shepard_engine_prepare_far_field (gpu, NULL, NULL, &error) != SHEPARD_OK)
         fail ("building the far field", &error);
       double build_s = bench_now () - start;
       double *values = bench_allocate (cells, sizeof *values, "try a smaller --size");

@@ -360,7 +360,7 @@ scaling (size_t width, int threads, double tolerance)
       bench_say ("%zu points: building the tree", n);
       double start = bench_now ();
       shepard_far_field *far_field;
-      run_or_die (shepard_far_field_new (&points, threads, &far_field, &error), &error, "far-field tree");
+      run_or_die (shepard_far_field_new (&points, threads, NULL, NULL, &far_field, &error), &error, "far-field tree");
       double build_s = bench_now () - start;
       size_t tree_bytes = shepard_far_field_size (far_field);
 
@@ -489,7 +489,7 @@ main (int argc, char **argv)
 
   double start = bench_now ();
   shepard_far_field *far_field;
-  run_or_die (shepard_far_field_new (&points, threads, &far_field, &error), &error, "far-field tree");
+  run_or_die (shepard_far_field_new (&points, threads, NULL, NULL, &far_field, &error), &error, "far-field tree");
   double build_s = bench_now () - start;
 
   shepard_even_grid grid;

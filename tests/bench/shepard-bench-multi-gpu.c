@@ -175,8 +175,8 @@ main (int argc, char **argv)
   aidw.summation = SHEPARD_SUMMATION_AUTO;
   /* The tree is built (and copied to every GPU) before the timings, as a window's layer load does. */
   shepard_error error = { SHEPARD_OK, "" };
-  if (shepard_engine_prepare_far_field (one, &error) != SHEPARD_OK
-      || shepard_engine_prepare_far_field (every, &error) != SHEPARD_OK)
+  if (shepard_engine_prepare_far_field (one, NULL, NULL, &error) != SHEPARD_OK
+      || shepard_engine_prepare_far_field (every, NULL, NULL, &error) != SHEPARD_OK)
     {
       fprintf (stderr, "shepard-bench-multi-gpu: %s\n", error.message);
       return 2;

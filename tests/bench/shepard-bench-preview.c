@@ -388,7 +388,7 @@ run_configuration (bench *b, int size_k, size_t n_points, mode_id mode, const sh
   if (mode == MODE_ALL_AUTO)
     {
       double start = bench_now ();
-      if (shepard_engine_prepare_far_field (b->engine, &error) != SHEPARD_OK)
+      if (shepard_engine_prepare_far_field (b->engine, NULL, NULL, &error) != SHEPARD_OK)
         fail_engine ("shepard_engine_prepare_far_field", &error);
       bench_say ("%dK: the far field's tree built and copied to the GPU in %.0f ms, not counted below; auto takes %s",
                  size_k, 1e3 * (bench_now () - start),

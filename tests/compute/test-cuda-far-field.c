@@ -236,7 +236,7 @@ test_auto_choice (void)
   shepard_params_init_aidw (&params);
   g_assert_cmpint (shepard_engine_summation (gpu, &params, 1024 * 1024), ==, SHEPARD_SUMMATION_EXACT);
   shepard_error error = { 0 };
-  assert_engine_status (shepard_engine_prepare_far_field (gpu, &error), &error, SHEPARD_OK);
+  assert_engine_status (shepard_engine_prepare_far_field (gpu, NULL, NULL, &error), &error, SHEPARD_OK);
   g_assert_cmpint (shepard_engine_summation (gpu, &params, 1024 * 1024), ==, SHEPARD_SUMMATION_FAR_FIELD);
   assert_engine_status (shepard_engine_set_points (gpu, few->x, few->y, few->z, few->count, &error), &error,
                         SHEPARD_OK);

@@ -99,7 +99,7 @@ fixture_init (fixture *fx, const point_set *points, size_t n_fields)
                    ==, SHEPARD_OK);
   g_free (mirrored);
   g_free (constant);
-  g_assert_cmpint (shepard_far_field_new (&fx->set, 2, &fx->far_field, &error), ==, SHEPARD_OK);
+  g_assert_cmpint (shepard_far_field_new (&fx->set, 2, NULL, NULL, &fx->far_field, &error), ==, SHEPARD_OK);
   for (size_t f = 0; f < n_fields; f++)
     {
       const double *z = fx->set.z + f * fx->set.n_padded;
@@ -570,7 +570,7 @@ test_threads_build_the_same_tree (void)
   for (size_t c = 0; c < G_N_ELEMENTS (thread_counts); c++)
     {
       shepard_far_field *far_field = NULL;
-      g_assert_cmpint (shepard_far_field_new (&set, thread_counts[c], &far_field, &error), ==, SHEPARD_OK);
+      g_assert_cmpint (shepard_far_field_new (&set, thread_counts[c], NULL, NULL, &far_field, &error), ==, SHEPARD_OK);
       for (int t = 0; t < TILES; t++)
         {
           double x[QUERIES], y[QUERIES], nearest_d2[QUERIES], exponent[QUERIES], sum_w[QUERIES], sum_wz[QUERIES];

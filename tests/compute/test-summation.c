@@ -267,13 +267,13 @@ test_prepared_ahead (void)
   shepard_error error = { 0 };
   shepard_engine *prepared = shepard_engine_new (SHEPARD_BACKEND_CPU, SHEPARD_PRECISION_FLOAT64, 2, &error);
   g_assert_nonnull (prepared);
-  g_assert_cmpint (shepard_engine_prepare_far_field (prepared, &error), ==, SHEPARD_ERROR_NO_POINTS);
+  g_assert_cmpint (shepard_engine_prepare_far_field (prepared, NULL, NULL, &error), ==, SHEPARD_ERROR_NO_POINTS);
   assert_engine_status (shepard_engine_set_points (prepared, points->x, points->y, points->z, points->count, &error),
                         &error, SHEPARD_OK);
   shepard_engine *lazy = cpu_engine (SHEPARD_PRECISION_FLOAT64, points);
   shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_AUTO);
   g_assert_cmpint (shepard_engine_summation (prepared, &params, 1), ==, SHEPARD_SUMMATION_EXACT);
-  assert_engine_status (shepard_engine_prepare_far_field (prepared, &error), &error, SHEPARD_OK);
+  assert_engine_status (shepard_engine_prepare_far_field (prepared, NULL, NULL, &error), &error, SHEPARD_OK);
   g_assert_cmpint (shepard_engine_summation (prepared, &params, 1), ==, SHEPARD_SUMMATION_FAR_FIELD);
   params.summation = SHEPARD_SUMMATION_FAR_FIELD;
   interpolate_grid_or_fail (prepared, &params, &grid, ahead);
@@ -284,6 +284,142 @@ test_prepared_ahead (void)
   g_free (lazily);
   shepard_engine_free (prepared);
   shepard_engine_free (lazy);
+  point_set_free (points);
+}
+
+typedef struct {
+  GArray *fractions;
+  GPtrArray *messages;
+  gboolean cancel_while_building;
+} progress_record;
+
+#define BUILD_MESSAGE "Building the far-field tree"
+
+static bool
+record_progress (double fraction, const char *message, void *data)
+{
+  progress_record *record = data;
+  g_array_append_val (record->fractions, fraction);
+  g_ptr_array_add (record->messages, g_strdup (message));
+  return !(record->cancel_while_building && g_strcmp0 (message, BUILD_MESSAGE) == 0);
+}
+
+static progress_record *
+progress_record_new (gboolean cancel_while_building)
+{
+  progress_record *record = g_new0 (progress_record, 1);
+  record->fractions = g_array_new (FALSE, FALSE, sizeof (double));
+  record->messages = g_ptr_array_new_with_free_func (g_free);
+  record->cancel_while_building = cancel_while_building;
+  return record;
+}
+
+static void
+progress_record_free (progress_record *record)
+{
+  g_array_unref (record->fractions);
+  g_ptr_array_unref (record->messages);
+  g_free (record);
+}
+
+/* On the CPU and on CUDA, the tree built by an interpolation is the first stage of its progress: the build's reports, then the sums', the
+ * fraction never going back; a cancel during the build stops it (nothing kept), and the next interpolation builds
+ * the tree whole and gives what an engine that never saw a cancel gives, to the bit. */
+static void
+test_build_in_progress (gconstpointer data)
+{
+  shepard_backend backend = GPOINTER_TO_INT (data);
+  if (backend == SHEPARD_BACKEND_CUDA && !cuda_device_or_skip ())
+    return;
+  point_set *points = point_set_new (POINT_LAYOUT_CLUSTERS, POINT_COUNT, 505);
+  shepard_grid grid = grid_over (points, 9);
+  size_t cells = grid.width * grid.height;
+  double *values = g_new (double, cells), *undisturbed = g_new (double, cells);
+  shepard_precision precision = backend == SHEPARD_BACKEND_CUDA ? SHEPARD_PRECISION_FLOAT32 : SHEPARD_PRECISION_FLOAT64;
+  shepard_engine *engine = engine_on_with_points (backend, precision, 2, points);
+  shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_FAR_FIELD);
+  shepard_outputs outputs = { .values = values };
+  shepard_error error = { 0 };
+
+  progress_record *cancelling = progress_record_new (TRUE);
+  g_assert_cmpint (shepard_engine_interpolate_grid (engine, &params, &grid, &outputs, record_progress, cancelling,
+                                                    &error), ==, SHEPARD_ERROR_CANCELLED);
+  g_assert_cmpuint (cancelling->messages->len, >=, 1);
+  for (guint i = 0; i < cancelling->messages->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (cancelling->messages, i), ==, BUILD_MESSAGE);
+  /* No tree kept: auto still counts its build, which one query never pays for. */
+  shepard_params automatic = params_of (&cases[2], SHEPARD_SUMMATION_AUTO);
+  g_assert_cmpint (shepard_engine_summation (engine, &automatic, 1), ==, SHEPARD_SUMMATION_EXACT);
+
+  progress_record *whole = progress_record_new (FALSE);
+  assert_engine_status (shepard_engine_interpolate_grid (engine, &params, &grid, &outputs, record_progress, whole,
+                                                         &error), &error, SHEPARD_OK);
+  guint reports = whole->fractions->len, build_reports = 0;
+  double last_build_fraction = 0.0;
+  for (guint i = 0; i < reports; i++)
+    {
+      double fraction = g_array_index (whole->fractions, double, i);
+      const char *message = g_ptr_array_index (whole->messages, i);
+      g_assert_cmpfloat (fraction, >=, 0.0);
+      g_assert_cmpfloat (fraction, <=, 1.0);
+      if (i > 0)
+        g_assert_cmpfloat (fraction, >=, g_array_index (whole->fractions, double, i - 1));
+      if (g_strcmp0 (message, BUILD_MESSAGE) == 0)
+        {
+          g_assert_cmpuint (build_reports, ==, i); /* the build's reports come first */
+          build_reports++;
+          last_build_fraction = fraction;
+        }
+    }
+  g_assert_cmpuint (build_reports, >=, 2);
+  g_assert_cmpuint (reports, >, build_reports);
+  /* The build ends strictly inside the whole: the sums have their share after it. */
+  g_assert_cmpfloat (last_build_fraction, >, 0.0);
+  g_assert_cmpfloat (last_build_fraction, <, 1.0);
+  g_assert_cmpfloat (g_array_index (whole->fractions, double, reports - 1), ==, 1.0);
+
+  shepard_engine *fresh = engine_on_with_points (backend, precision, 2, points);
+  interpolate_grid_or_fail (fresh, &params, &grid, undisturbed);
+  for (size_t i = 0; i < cells; i++)
+    g_assert_cmpfloat (values[i], ==, undisturbed[i]);
+
+  /* Built once: the next interpolation reports its sums alone. */
+  progress_record *again = progress_record_new (TRUE);
+  assert_engine_status (shepard_engine_interpolate_grid (engine, &params, &grid, &outputs, record_progress, again,
+                                                         &error), &error, SHEPARD_OK);
+  for (guint i = 0; i < again->messages->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (again->messages, i), !=, BUILD_MESSAGE);
+
+  progress_record_free (cancelling);
+  progress_record_free (whole);
+  progress_record_free (again);
+  shepard_engine_free (engine);
+  shepard_engine_free (fresh);
+  g_free (values);
+  g_free (undisturbed);
+  point_set_free (points);
+}
+
+/* shepard_engine_prepare_far_field answers a cancel too, and a later build is whole. */
+static void
+test_prepare_cancelled (void)
+{
+  point_set *points = point_set_new (POINT_LAYOUT_CLUSTERS, POINT_COUNT, 606);
+  shepard_engine *engine = cpu_engine (SHEPARD_PRECISION_FLOAT64, points);
+  shepard_params params = params_of (&cases[0], SHEPARD_SUMMATION_AUTO);
+  shepard_error error = { 0 };
+  progress_record *cancelling = progress_record_new (TRUE);
+  g_assert_cmpint (shepard_engine_prepare_far_field (engine, record_progress, cancelling, &error), ==,
+                   SHEPARD_ERROR_CANCELLED);
+  g_assert_cmpint (shepard_engine_summation (engine, &params, 1), ==, SHEPARD_SUMMATION_EXACT);
+  progress_record *whole = progress_record_new (FALSE);
+  assert_engine_status (shepard_engine_prepare_far_field (engine, record_progress, whole, &error), &error,
+                        SHEPARD_OK);
+  g_assert_cmpfloat (g_array_index (whole->fractions, double, whole->fractions->len - 1), ==, 1.0);
+  g_assert_cmpint (shepard_engine_summation (engine, &params, 1), ==, SHEPARD_SUMMATION_FAR_FIELD);
+  progress_record_free (cancelling);
+  progress_record_free (whole);
+  shepard_engine_free (engine);
   point_set_free (points);
 }
 
@@ -355,6 +491,11 @@ main (int argc, char **argv)
   g_test_add_func ("/compute/summation/query-points", test_query_points);
   g_test_add_func ("/compute/summation/auto", test_auto_choice);
   g_test_add_func ("/compute/summation/prepared-ahead", test_prepared_ahead);
+  g_test_add_data_func ("/compute/summation/build-in-progress/cpu", GINT_TO_POINTER (SHEPARD_BACKEND_CPU),
+                        test_build_in_progress);
+  g_test_add_data_func ("/compute/summation/build-in-progress/cuda", GINT_TO_POINTER (SHEPARD_BACKEND_CUDA),
+                        test_build_in_progress);
+  g_test_add_func ("/compute/summation/prepare-cancelled", test_prepare_cancelled);
   g_test_add_func ("/compute/summation/tolerance-validated", test_tolerance_validated);
   g_test_add_func ("/compute/summation/cuda-engine-far-field", test_cuda_engine_asked_for_far_field);
   return g_test_run ();
