@@ -187,8 +187,9 @@ test_window (void)
                               shepard_engine_fallback_reason (expected)));
   shepard_engine_free (expected);
 
-  /* The preview went on over the same points; on the CPU both engines compute the same cells. */
-  ShepardSurface *after = shepard_window_get_surface (window);
+  /* The preview went on over the same points; on the CPU both engines compute the same cells. Held, so that the
+   * next surface cannot take its address and pass for it (the wait below compares addresses). */
+  ShepardSurface *after = shepard_surface_ref (shepard_window_get_surface (window));
   g_assert_cmpuint (after->grid.width, ==, before->grid.width);
   g_assert_cmpuint (after->grid.height, ==, before->grid.height);
   if (shepard_gpu_count () == 0)
@@ -199,6 +200,7 @@ test_window (void)
 
   gtk_check_button_set_active (preferences_child (dialog, "all_gpus_check"), TRUE);
   g_assert_true (wait_until (engine_changed, &(EngineChange) { window, "all", after }));
+  shepard_surface_unref (after);
   gtk_window_destroy (GTK_WINDOW (dialog));
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -333,7 +333,8 @@ test_invalid_parameters_mark_stale (void)
 {
   ShepardWindow *window = new_window_with_meuse ();
   ShepardMapView *view = shepard_window_get_map_view (window);
-  ShepardSurface *shown = shepard_window_get_surface (window);
+  /* Held, so that a new surface cannot take its address and pass for it. */
+  g_autoptr (ShepardSurface) shown = shepard_surface_ref (shepard_window_get_surface (window));
   shepard_params params;
 
   g_assert_false (stale_label_visible (window));
