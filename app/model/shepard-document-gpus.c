@@ -54,7 +54,7 @@ make_engine_work (ShepardDocument *self, gpointer data, GCancellable *cancellabl
   EngineChange *change = data;
 
   change->points_generation = self->points_generation;
-  change->engine = _shepard_document_new_engine (self, &change->gpus, error);
+  change->engine = _shepard_document_new_engine (self, &change->gpus, cancellable, error);
   return change->engine != NULL;
 }
 

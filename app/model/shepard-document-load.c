@@ -11,7 +11,8 @@
 #include "shepard-app-error.h"
 
 shepard_engine *
-_shepard_document_new_engine (ShepardDocument *self, const shepard_gpu_set *gpus, GError **error)
+_shepard_document_new_engine (ShepardDocument *self, const shepard_gpu_set *gpus, GCancellable *cancellable,
+                              GError **error)
 {
   shepard_error engine_error = { 0 };
   g_autoptr (shepard_engine) engine = shepard_engine_new_on_gpus (SHEPARD_BACKEND_AUTO, SHEPARD_PRECISION_FLOAT32, 0,
@@ -27,13 +28,14 @@ _shepard_document_new_engine (ShepardDocument *self, const shepard_gpu_set *gpus
     }
   /* A layer whose previews would sum through the far field once its tree is built (judged for a 256² grid on the
    * CPU, a 1024² frame on a GPU) gets the tree here, in the loading thread, so that no preview waits for it. Should
-   * this fail (out of memory), the first interpolation that needs the tree builds it and reports why it cannot. */
+   * this fail (out of memory) or be cancelled (another layer opened meanwhile: 10M points take 15 s on 2 cores), the
+   * first interpolation that needs the tree builds it, or reports why it cannot. */
   shepard_params preview_params;
   shepard_params_init_aidw (&preview_params);
   size_t preview_cells = shepard_engine_cuda_device (engine) < 0 ? 256 * 256 : 1024 * 1024;
   if (self->points->count > 0
       && shepard_engine_summation_with_tree (engine, &preview_params, preview_cells) == SHEPARD_SUMMATION_FAR_FIELD)
-    shepard_engine_prepare_far_field (engine, NULL, NULL, NULL);
+    shepard_engine_prepare_far_field (engine, _shepard_document_cancel_check, cancellable, NULL);
   return g_steal_pointer (&engine);
 }
 
@@ -61,9 +63,9 @@ _shepard_document_take_engine (ShepardDocument *self, shepard_engine *engine, co
 }
 
 gboolean
-_shepard_document_start_engine (ShepardDocument *self, GError **error)
+_shepard_document_start_engine (ShepardDocument *self, GCancellable *cancellable, GError **error)
 {
-  shepard_engine *engine = _shepard_document_new_engine (self, &self->gpus, error);
+  shepard_engine *engine = _shepard_document_new_engine (self, &self->gpus, cancellable, error);
 
   if (engine == NULL)
     return FALSE;
@@ -154,11 +156,13 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  if (!_shepard_document_start_engine (self, &error))
+  if (!_shepard_document_start_engine (self, cancellable, &error))
     {
       g_task_return_error (task, error);
       return;
     }
+  if (g_task_return_error_if_cancelled (task))
+    return;
   self->crs_name = _shepard_document_describe_crs (self->points->crs_wkt, &self->crs_definition);
   g_task_return_pointer (task, g_steal_pointer (&self), g_object_unref);
 }

@@ -77,12 +77,14 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ShepardFieldEngines, _shepard_field_engines_cl
 
 /* shepard-document-load.c: a new engine on self->gpus for self->points (which may be empty): backend names, the GPU
  * grid pool, the value range. */
-gboolean _shepard_document_start_engine (ShepardDocument *self, GError **error);
+gboolean _shepard_document_start_engine (ShepardDocument *self, GCancellable *cancellable, GError **error);
 /* Its parts: a new engine on gpus (NULL: every visible GPU) holding self->points, with the far field's tree where
- * previews take it (read self->points with the engine held or before anyone else may); and engine made the
- * document's in place of the one before, with its names and the GPU grid pool, gpus recorded as asked (on the main
- * thread, with the engine held). */
-shepard_engine *_shepard_document_new_engine (ShepardDocument *self, const shepard_gpu_set *gpus, GError **error);
+ * previews take it (read self->points with the engine held or before anyone else may; cancellable, which may be NULL,
+ * stops the tree's build, leaving it to the first interpolation that needs it); and engine made the document's in
+ * place of the one before, with its names and the GPU grid pool, gpus recorded as asked (on the main thread, with the
+ * engine held). */
+shepard_engine *_shepard_document_new_engine (ShepardDocument *self, const shepard_gpu_set *gpus,
+                                              GCancellable *cancellable, GError **error);
 void _shepard_document_take_engine (ShepardDocument *self, shepard_engine *engine, const shepard_gpu_set *gpus);
 /* shepard-document-gpus.c: gpus as shepard-grid --gpus takes them (NULL: "all"), or SHEPARD_APP_ERROR_INVALID_PARAMETER
  * with the engine's message. */

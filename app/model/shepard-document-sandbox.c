@@ -68,7 +68,7 @@ shepard_document_new_sandbox (const double extent[4], const char *crs, GError **
   self->points->crs_wkt = g_strdup (crs_wkt);
   self->numeric_fields = g_new0 (char *, 2);
   self->numeric_fields[0] = g_strdup (SANDBOX_FIELD);
-  if (!_shepard_document_start_engine (self, error))
+  if (!_shepard_document_start_engine (self, NULL, error))
     return NULL;
   self->crs_name = _shepard_document_describe_crs (crs_wkt, &self->crs_definition);
   return g_steal_pointer (&self);
