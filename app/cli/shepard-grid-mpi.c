@@ -23,6 +23,7 @@
 #include "point-layer.h"
 #include "rank-engines.h"
 #include "rank-place.h"
+#include "rank-scan.h"
 #include "rank-share.h"
 #include "raster-metadata.h"
 #include "shepard-app-error.h"
@@ -34,7 +35,7 @@
 #include "tiled-output.h"
 
 #define PROGRAM "shepard-grid-mpi"
-/* Points rank 0 holds at a time while it scans the layer for local methods. */
+/* Points a rank holds at a time while it scans its share of the layer for local methods. */
 #define SCAN_POINTS_PER_STRIP ((size_t) 1 << 20)
 /* Tests only: the rank of this number fails after its first tile, as a rank that breaks mid-run. */
 #define TEST_FAIL_RANK_VARIABLE "SHEPARD_GRID_MPI_TEST_FAIL_RANK"
@@ -142,7 +143,53 @@ say (const RankWork *work, const char *format, ...)
   va_end (arguments);
 }
 
-/* Rank 0 reads the points (every point, or a scan of the whole layer) and sends them to every rank. */
+/* Whether every rank scanned its part; if not, error says why: on rank 0 its own failure (own_error), which it says
+ * last, elsewhere "another rank failed". The ranks read one layer, so that rank 0's failure says what theirs would: a
+ * rank says its own (a cancel needs no word) only where rank 0 succeeded. */
+static gboolean
+agree_on_scan (const RankWork *work, gboolean scanned, GError **own_error, GError **error)
+{
+  gboolean root = work->place.rank == 0;
+  int outcomes[2] = { scanned, root ? scanned : TRUE }; /* every rank's, rank 0's */
+
+  MPI_Allreduce (MPI_IN_PLACE, outcomes, G_N_ELEMENTS (outcomes), MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (outcomes[0])
+    return TRUE;
+  if (!root && outcomes[1] && *own_error != NULL
+      && !g_error_matches (*own_error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_CANCELLED))
+    fprintf (stderr, "%s: rank %d: %s\n", PROGRAM, work->place.rank, (*own_error)->message);
+  if (root && *own_error != NULL)
+    g_propagate_error (error, g_steal_pointer (own_error));
+  else
+    g_set_error_literal (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE, "another rank failed");
+  return FALSE;
+}
+
+/* Each rank scans its share of the layer's strips; of their parts every rank makes the whole layer's scan. */
+static gboolean
+scan_layer (RankWork *work, GError **error)
+{
+  ShepardTerminalProgress watch_cancel;
+  g_autoptr (GError) own_error = NULL;
+
+  shepard_terminal_progress_init (&watch_cancel, NULL, work->bar->cancel_requested);
+  g_autoptr (ShepardLayerScan) scan = shepard_layer_scan_part (&work->layer, SCAN_POINTS_PER_STRIP,
+                                                                (size_t) work->place.rank, (size_t) work->place.size,
+                                                                shepard_terminal_progress_report, &watch_cancel,
+                                                                &own_error);
+  if (!agree_on_scan (work, scan != NULL, &own_error, error))
+    return FALSE;
+  shepard_rank_scan_combine (MPI_COMM_WORLD, scan);
+  if (!shepard_layer_scan_finish (scan, work->layer.source, error))
+    return FALSE;
+  work->scan = g_steal_pointer (&scan);
+  for (size_t f = 0; f < work->scan->n_fields; f++)
+    say (work, "Input: %zu points of layer \"%s\", field \"%s\" (read by each rank around its tiles)\n",
+         work->scan->fields[f].n, work->scan->layer_name, work->scan->field_names[f]);
+  return TRUE;
+}
+
+/* The points: rank 0 reads every point and sends them to every rank, or the ranks scan the whole layer together. */
 static gboolean
 read_points (RankWork *work, GError **error)
 {
@@ -168,25 +215,7 @@ read_points (RankWork *work, GError **error)
       shepard_rank_share_fields (MPI_COMM_WORLD, &work->fields);
       return TRUE;
     }
-  if (root)
-    {
-      ShepardTerminalProgress watch_cancel;
-      shepard_terminal_progress_init (&watch_cancel, NULL, work->bar->cancel_requested);
-      work->scan = shepard_layer_scan (options->source, options->layer, (const char *const *) options->value_fields,
-                                       (const char *const *) options->open_options, SCAN_POINTS_PER_STRIP,
-                                       shepard_terminal_progress_report, &watch_cancel, &own_error);
-    }
-  if (!shepard_rank_share_outcome (MPI_COMM_WORLD, !root || work->scan != NULL, error))
-    {
-      if (own_error != NULL)
-        g_propagate_error (error, g_steal_pointer (&own_error));
-      return FALSE;
-    }
-  shepard_rank_share_scan (MPI_COMM_WORLD, &work->scan);
-  for (size_t f = 0; f < work->scan->n_fields; f++)
-    say (work, "Input: %zu points of layer \"%s\", field \"%s\" (read by each rank around its tiles)\n",
-         work->scan->fields[f].n, work->scan->layer_name, work->scan->field_names[f]);
-  return TRUE;
+  return scan_layer (work, error);
 }
 
 static void

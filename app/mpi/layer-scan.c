@@ -3,17 +3,22 @@
 
 #include <math.h>
 
+#include "convex-hull.h"
 #include "point-layer.h"
 #include "scaled-progress.h"
 #include "shepard-app-error.h"
 
-ShepardLayerScan *
-shepard_layer_scan_new (size_t n_fields)
+/* An empty scan of n_fields fields, to be filled. */
+static ShepardLayerScan *
+layer_scan_new (size_t n_fields)
 {
   ShepardLayerScan *scan = g_new0 (ShepardLayerScan, 1);
 
   scan->n_fields = n_fields;
   scan->fields = g_new0 (ShepardFieldExtent, n_fields);
+  scan->same = g_new (gboolean, n_fields * n_fields);
+  for (size_t i = 0; i < n_fields * n_fields; i++)
+    scan->same[i] = TRUE;
   scan->leader_of = g_new0 (guint, n_fields);
   for (size_t f = 0; f < n_fields; f++)
     {
@@ -39,6 +44,7 @@ shepard_layer_scan_free (ShepardLayerScan *scan)
       g_array_unref (scan->fields[f].hull_y);
     }
   g_free (scan->fields);
+  g_free (scan->same);
   g_free (scan->leader_of);
   g_free (scan->crs_wkt);
   g_free (scan->layer_name);
@@ -46,73 +52,38 @@ shepard_layer_scan_free (ShepardLayerScan *scan)
   g_free (scan);
 }
 
+/* How a scan cuts the layer into strips across y. */
 typedef struct {
-  double x, y;
-} Vertex;
+  double extent[4]; /* the layer's, as its driver knows it */
+  double margin;    /* OGR's filter keeps points on its edges; widened a little, no rounding of the driver's can lose
+                       one */
+  size_t count;
+} Strips;
 
-static int
-compare_vertices (gconstpointer a, gconstpointer b)
+static gboolean
+plan_strips (const ShepardLayerSource *source, size_t points_per_strip, size_t min_strips, Strips *strips,
+             GError **error)
 {
-  const Vertex *p = a, *q = b;
+  gint64 feature_count = 0;
 
-  if (p->x != q->x)
-    return p->x < q->x ? -1 : 1;
-  return p->y < q->y ? -1 : p->y > q->y;
-}
-
-static double
-cross (const Vertex *o, const Vertex *a, const Vertex *b)
-{
-  return (a->x - o->x) * (b->y - o->y) - (a->y - o->y) * (b->x - o->x);
-}
-
-/* Replaces the field's hull vertices by those of the hull of them and n more points (Andrew's monotone chain). A
- * vertex of the whole layer's hull is a vertex of the hull of any of its subsets that holds it, so hulls of strips
- * merged one by one end as the layer's. */
-static void
-merge_hull (ShepardFieldExtent *extent, const double *x, const double *y, size_t n)
-{
-  size_t total = extent->hull_x->len + n;
-  if (total == 0)
-    return;
-  g_autofree Vertex *points = g_new (Vertex, total);
-  g_autofree Vertex *hull = g_new (Vertex, 2 * total + 1);
-  size_t count = 0;
-
-  for (guint i = 0; i < extent->hull_x->len; i++)
-    points[i] = (Vertex) { g_array_index (extent->hull_x, double, i), g_array_index (extent->hull_y, double, i) };
-  for (size_t i = 0; i < n; i++)
-    points[extent->hull_x->len + i] = (Vertex) { x[i], y[i] };
-  qsort (points, total, sizeof *points, compare_vertices);
-  for (size_t i = 0; i < total; i++)
-    {
-      while (count >= 2 && cross (&hull[count - 2], &hull[count - 1], &points[i]) <= 0.0)
-        count--;
-      hull[count++] = points[i];
-    }
-  for (size_t i = total - 1, lower = count + 1; i-- > 0;)
-    {
-      while (count >= lower && cross (&hull[count - 2], &hull[count - 1], &points[i]) <= 0.0)
-        count--;
-      hull[count++] = points[i];
-    }
-  count = total > 1 ? count - 1 : total;
-  g_array_set_size (extent->hull_x, 0);
-  g_array_set_size (extent->hull_y, 0);
-  for (size_t i = 0; i < count; i++)
-    {
-      g_array_append_val (extent->hull_x, hull[i].x);
-      g_array_append_val (extent->hull_y, hull[i].y);
-    }
+  if (!shepard_point_layer_get_extent (source->source, source->layer, source->open_options, strips->extent,
+                                       &feature_count, error))
+    return FALSE;
+  size_t by_points = feature_count > 0 ? ((size_t) feature_count + points_per_strip - 1) / points_per_strip : 1;
+  strips->count = MAX (by_points, min_strips);
+  strips->margin = MAX (1e-9 * MAX (strips->extent[3] - strips->extent[1], strips->extent[2] - strips->extent[0]),
+                        1e-300);
+  return TRUE;
 }
 
 /* Adds a strip's points of one field, those in [y_low, y_high) (y_high included for the last strip): a point on the
  * edge between two strips is read by both and counted by one. */
 static void
-add_strip (ShepardFieldExtent *extent, const ShepardPointLayer *points, double y_low, double y_high, gboolean last)
+add_field_strip (ShepardFieldExtent *extent, const ShepardPointLayer *points, double y_low, double y_high,
+                 gboolean last)
 {
-  g_autoptr (GArray) kept_x = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr (GArray) kept_y = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) kept_x = g_array_sized_new (FALSE, FALSE, sizeof (double), (guint) points->count);
+  g_autoptr (GArray) kept_y = g_array_sized_new (FALSE, FALSE, sizeof (double), (guint) points->count);
 
   for (size_t i = 0; i < points->count; i++)
     {
@@ -129,84 +100,103 @@ add_strip (ShepardFieldExtent *extent, const ShepardPointLayer *points, double y
       g_array_append_val (kept_x, x);
       g_array_append_val (kept_y, y);
     }
-  merge_hull (extent, (const double *) kept_x->data, (const double *) kept_y->data, kept_x->len);
+  size_t candidates = shepard_convex_hull_drop_interior ((double *) kept_x->data, (double *) kept_y->data,
+                                                         kept_x->len);
+  shepard_convex_hull_merge (extent->hull_x, extent->hull_y, (const double *) kept_x->data,
+                             (const double *) kept_y->data, candidates);
+}
+
+/* The names as the layer spells them: every strip gives the same. */
+static void
+take_names (ShepardLayerScan *scan, GPtrArray *fields)
+{
+  const ShepardPointLayer *first = g_ptr_array_index (fields, 0);
+
+  scan->crs_wkt = g_strdup (first->crs_wkt);
+  scan->layer_name = g_strdup (first->layer_name);
+  scan->field_names = g_new0 (char *, scan->n_fields + 1);
+  for (size_t f = 0; f < scan->n_fields; f++)
+    scan->field_names[f] = g_strdup (((const ShepardPointLayer *) g_ptr_array_index (fields, f))->field_name);
+}
+
+/* Reads strip number strip and adds its points to scan. */
+static gboolean
+add_strip (ShepardLayerScan *scan, const ShepardLayerSource *source, const Strips *strips, size_t strip,
+           ShepardScaledProgress *progress, GError **error)
+{
+  const double *extent = strips->extent;
+  double height = extent[3] - extent[1];
+  gboolean last = strip + 1 == strips->count;
+  double y_low = strip == 0 ? extent[1] : extent[1] + height * (double) strip / (double) strips->count;
+  double y_high = last ? extent[3] : extent[1] + height * (double) (strip + 1) / (double) strips->count;
+  const double rect[4] = { extent[0] - strips->margin, y_low - strips->margin, extent[2] + strips->margin,
+                           y_high + strips->margin };
+  g_autoptr (GPtrArray) fields = shepard_point_layer_read_fields_in_rect (source->source, source->layer,
+                                                                          source->value_fields, source->open_options,
+                                                                          rect, shepard_scaled_progress_report,
+                                                                          progress, error);
+  if (fields == NULL)
+    return FALSE;
+  size_t n_fields = scan->n_fields;
+  for (size_t f = 0; f < n_fields; f++)
+    {
+      const ShepardPointLayer *points = g_ptr_array_index (fields, f);
+      add_field_strip (&scan->fields[f], points, strip == 0 ? -INFINITY : y_low, last ? INFINITY : y_high, last);
+      for (size_t g = 0; g < f; g++)
+        scan->same[f * n_fields + g] = scan->same[f * n_fields + g]
+                                       && shepard_point_layer_same_points (points, g_ptr_array_index (fields, g));
+    }
+  if (scan->field_names == NULL)
+    take_names (scan, fields);
+  return TRUE;
 }
 
 ShepardLayerScan *
-shepard_layer_scan (const char *source, const char *layer, const char *const *value_fields,
-                    const char *const *open_options, size_t points_per_strip, GDALProgressFunc progress,
-                    void *progress_data, GError **error)
+shepard_layer_scan_part (const ShepardLayerSource *source, size_t points_per_strip, size_t part, size_t n_parts,
+                         GDALProgressFunc progress, void *progress_data, GError **error)
 {
-  g_return_val_if_fail (source != NULL && value_fields != NULL && value_fields[0] != NULL, NULL);
-  g_return_val_if_fail (points_per_strip > 0, NULL);
+  g_return_val_if_fail (source != NULL && source->source != NULL, NULL);
+  g_return_val_if_fail (source->value_fields != NULL && source->value_fields[0] != NULL, NULL);
+  g_return_val_if_fail (points_per_strip > 0 && part < n_parts, NULL);
 
-  double layer_extent[4];
-  gint64 feature_count = 0;
-  if (!shepard_point_layer_get_extent (source, layer, open_options, layer_extent, &feature_count, error))
+  Strips strips;
+  if (!plan_strips (source, points_per_strip, n_parts, &strips, error))
     return NULL;
-  size_t n_strips = feature_count > 0 ? MAX ((size_t) 1, ((size_t) feature_count + points_per_strip - 1)
-                                                           / points_per_strip)
-                                      : 1;
-  g_autoptr (ShepardLayerScan) scan = shepard_layer_scan_new (g_strv_length ((char **) value_fields));
-  size_t n_fields = scan->n_fields;
-  /* same[f * n_fields + g]: fields f and g have a value in the same rows of every strip so far. */
-  g_autofree gboolean *same = g_new (gboolean, n_fields * n_fields);
-  for (size_t i = 0; i < n_fields * n_fields; i++)
-    same[i] = TRUE;
-  double height = layer_extent[3] - layer_extent[1];
-  /* OGR's filter keeps points on its edges; widened a little, no rounding of the driver's can lose one. */
-  double margin = MAX (1e-9 * MAX (height, layer_extent[2] - layer_extent[0]), 1e-300);
-
-  for (size_t strip = 0; strip < n_strips; strip++)
+  g_autoptr (ShepardLayerScan) scan = layer_scan_new (g_strv_length ((char **) source->value_fields));
+  size_t n_mine = (strips.count - part + n_parts - 1) / n_parts;
+  for (size_t k = 0; k < n_mine; k++)
     {
-      gboolean last = strip + 1 == n_strips;
-      double y_low = strip == 0 ? layer_extent[1] : layer_extent[1] + height * (double) strip / (double) n_strips;
-      double y_high = last ? layer_extent[3] : layer_extent[1] + height * (double) (strip + 1) / (double) n_strips;
-      const double rect[4] = { layer_extent[0] - margin, y_low - margin, layer_extent[2] + margin, y_high + margin };
       ShepardScaledProgress strip_progress = {
         .progress = progress != NULL ? progress : GDALDummyProgress,
         .progress_data = progress_data,
-        .start = (double) strip / (double) n_strips,
-        .span = 1.0 / (double) n_strips,
+        .start = (double) k / (double) n_mine,
+        .span = 1.0 / (double) n_mine,
       };
-      g_autoptr (GPtrArray) fields = shepard_point_layer_read_fields_in_rect (source, layer, value_fields,
-                                                                              open_options, rect,
-                                                                              shepard_scaled_progress_report,
-                                                                              &strip_progress, error);
-      if (fields == NULL)
+      if (!add_strip (scan, source, &strips, part + k * n_parts, &strip_progress, error))
         return NULL;
-      for (size_t f = 0; f < scan->n_fields; f++)
-        {
-          const ShepardPointLayer *points = g_ptr_array_index (fields, f);
-          add_strip (&scan->fields[f], points, strip == 0 ? -INFINITY : y_low, last ? INFINITY : y_high, last);
-          for (size_t g = 0; g < f; g++)
-            same[f * n_fields + g] = same[f * n_fields + g]
-                                     && shepard_point_layer_same_points (points, g_ptr_array_index (fields, g));
-        }
-      if (strip == 0)
-        {
-          const ShepardPointLayer *first = g_ptr_array_index (fields, 0);
-          scan->crs_wkt = g_strdup (first->crs_wkt);
-          scan->layer_name = g_strdup (first->layer_name);
-          scan->field_names = g_new0 (char *, scan->n_fields + 1);
-          for (size_t f = 0; f < scan->n_fields; f++)
-            scan->field_names[f] = g_strdup (((const ShepardPointLayer *) g_ptr_array_index (fields, f))->field_name);
-        }
     }
-  for (size_t f = 0; f < scan->n_fields; f++)
+  return g_steal_pointer (&scan);
+}
+
+gboolean
+shepard_layer_scan_finish (ShepardLayerScan *scan, const char *source, GError **error)
+{
+  size_t n_fields = scan->n_fields;
+
+  for (size_t f = 0; f < n_fields; f++)
     {
       for (size_t g = 0; g < f && scan->leader_of[f] == f; g++)
-        if (scan->leader_of[g] == g && same[f * n_fields + g])
+        if (scan->leader_of[g] == g && scan->same[f * n_fields + g])
           scan->leader_of[f] = (guint) g;
       if (scan->fields[f].n == 0)
         {
           g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_NO_POINTS,
                        "layer \"%s\" of \"%s\" has no usable point: it needs Point features with a finite \"%s\"",
                        scan->layer_name, source, scan->field_names[f]);
-          return NULL;
+          return FALSE;
         }
     }
-  return g_steal_pointer (&scan);
+  return TRUE;
 }
 
 void

@@ -4,8 +4,6 @@
 #include <glib.h>
 #include <mpi.h>
 
-#include "layer-scan.h"
-
 G_BEGIN_DECLS
 
 /* What rank 0 found, sent to every rank (MPI_Bcast). Collective: every rank of comm calls each. */
@@ -18,8 +16,5 @@ void shepard_rank_share_string (MPI_Comm comm, char **text);
 
 /* Rank 0's fields (a GPtrArray of ShepardPointLayer: points, names and CRS): the other ranks get them in *fields. */
 void shepard_rank_share_fields (MPI_Comm comm, GPtrArray **fields);
-
-/* Rank 0's scan: the other ranks get a copy in *scan. */
-void shepard_rank_share_scan (MPI_Comm comm, ShepardLayerScan **scan);
 
 G_END_DECLS

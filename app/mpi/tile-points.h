@@ -16,14 +16,6 @@ G_BEGIN_DECLS
  * point weighed, or quadrants that may reach any distance) it needs the whole layer. */
 gboolean shepard_tile_points_apply (const shepard_params *params);
 
-/* Where the layer is read from. */
-typedef struct {
-  const char *source;
-  const char *layer;
-  const char *const *value_fields;
-  const char *const *open_options;
-} ShepardLayerSource;
-
 /* Reads the points of the window and of a halo around it through OGR's spatial filter, and starts the engines on
  * them in the frame of the whole layer (scan), so that every cell of the window gets exactly the value an engine
  * holding every point gives it. By construction: the halo is at least the search radius and min_halo (what else needs
