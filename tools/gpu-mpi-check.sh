@@ -102,6 +102,28 @@ seconds_since() {
   awk -v start="$1" -v end="$(date +%s.%N)" 'BEGIN { printf "%.2f", end - start }'
 }
 
+# arrivals LOG TIMES START: copies its input to LOG as it comes, and writes to TIMES when each piece came (seconds
+# since START, date +%s.%N, then the piece): where a run's time went, from its own lines and progress ticks.
+arrivals() {
+  python3 -u -c '
+import sys, time
+start = float(sys.argv[3])
+with open(sys.argv[1], "wb") as log, open(sys.argv[2], "w") as times:
+    while piece := sys.stdin.buffer.read1(65536):
+        log.write(piece)
+        log.flush()
+        times.write("%.2f %r\n" % (time.time() - start, piece.decode(errors="replace")))
+' "$1" "$2" "$3"
+}
+
+# stages NAME: when run NAME planned its grid, began and ended its progress bar (from its arrivals).
+stages() {
+  awk -v quote="'" '/Grid:/ && grid == "" { grid = $1 } $2 ~ "^" quote "0" && first == "" { first = $1 }
+    /done/ { done = $1 } { last = $1 }
+    END { printf "grid planned %s s, progress from %s s to %s s, last output %s s", grid, first, done, last }' \
+    "$work/logs/$1.arrivals"
+}
+
 # timed NAME COMMAND...: runs a command, its output in $work/logs/NAME.log; sets seconds (wall) and status, and prints
 # the log's end when it failed.
 timed() {
@@ -113,8 +135,8 @@ timed() {
     time_command=(/usr/bin/time -v -o "$work/logs/$name.time")
   fi
   start=$(date +%s.%N)
-  "${time_command[@]}" "$@" >"$work/logs/$name.log" 2>&1
-  status=$?
+  "${time_command[@]}" "$@" 2>&1 | arrivals "$work/logs/$name.log" "$work/logs/$name.arrivals" "$start"
+  status=${PIPESTATUS[0]}
   seconds=$(seconds_since "$start")
   if [[ -f "$work/logs/$name.time" ]]; then
     peak=$(awk '/Maximum resident set size/ { printf "%.0f MB", $NF / 1024 }' "$work/logs/$name.time")
@@ -239,6 +261,7 @@ ranks() {
     row "mpi $method ${mpi_grid}^2: shepard-grid" "$seconds" "" "FAIL: exit $status"
     return
   fi
+  echo "  stages: $(stages "$name-grid")"
   row "mpi $method ${mpi_grid}^2: shepard-grid" "$seconds" "" "ok"
   for count in 1 2; do
     timed "$name-np$count" "${staged[@]}" "$mpirun" --oversubscribe --bind-to none -np "$count" \
@@ -253,6 +276,7 @@ ranks() {
     # A component or help file missing from the staging shows as a warning only.
     warning=$(grep -m1 -E 'WARNING|Sorry!|unable to open|cannot open' "$work/logs/$name-np$count.log")
     compared+=${warning:+; OpenMPI warned: $warning}
+    echo "  stages: $(stages "$name-np$count")"
     if ((count == 1)); then
       one_rank_seconds=$seconds
       row "$label" "$seconds" "" "$compared"
