@@ -22,6 +22,8 @@
 # SHEPARD_MPI_CHECK_POINTS (1000000), SHEPARD_MPI_CHECK_GRID (1024), SHEPARD_MPI_CHECK_EXPORT (16384),
 # SHEPARD_MPI_CHECK_MPI_GRID (4096), SHEPARD_MPI_CHECK_STEPS (grid costs mpi memcheck: the steps to run, below),
 # SHEPARD_MPI_CHECK_MPI_METHODS (global local: step c's methods; local alone for a layer too large for all points),
+# SHEPARD_MPI_CHECK_MPI_OPTIONS (none: more options for every run of step c, e.g. -co COMPRESS=NONE),
+# SHEPARD_MPI_CHECK_EXPORT_METHODS (aidw: the methods of step b's EXPORT² export, e.g. "aidw aidw:summation=exact"),
 # SHEPARD_MPI_CHECK_BACKEND (cuda; cpu runs every step but the sanitizer's on the
 # CPU engine, with one engine where the GPU runs use --gpus 0 and all: the script's own test, which
 # tools/gpu-mpi-build.sh --prove-here runs).
@@ -239,7 +241,9 @@ if step grid; then
   one_against_all exact "grid aidw:summation=exact ${grid}^2" "$grid" aidw:summation=exact
   one_against_all auto "grid aidw ${grid}^2" "$grid" aidw
   # GDAL compresses the tiles on every core by default (NUM_THREADS=ALL_CPUS).
-  one_against_all export "grid aidw ${export_cells}^2" "$export_cells" aidw
+  for method in ${SHEPARD_MPI_CHECK_EXPORT_METHODS:-aidw}; do
+    one_against_all "export-${method//[:=]/-}" "grid $method ${export_cells}^2" "$export_cells" "$method"
+  done
 fi
 
 # --- b'. where an export's time goes, on one GPU and on all: what no GPU shortens (reading the layer, starting the
@@ -255,19 +259,24 @@ fi
 # ranks NAME METHOD: the three runs and the two comparisons.
 ranks() {
   local name=$1 method=$2 one_rank_seconds
-  timed "$name-grid" "${staged[@]}" "$programs/shepard-grid" "${one_gpu[@]}" "${grid_options[@]}" -a "$method" \
+  local more=()
+  read -r -a more <<<"${SHEPARD_MPI_CHECK_MPI_OPTIONS-}"
+  local what="mpi $method${more[*]:+ ${more[*]}} ${mpi_grid}^2"
+  timed "$name-grid" "${staged[@]}" "$programs/shepard-grid" "${one_gpu[@]}" "${grid_options[@]}" "${more[@]}" \
+    -a "$method" \
     -outsize "$mpi_grid" "$mpi_grid" "$layer" "$work/$name-grid.tif"
   if ((status != 0)); then
-    row "mpi $method ${mpi_grid}^2: shepard-grid" "$seconds" "" "FAIL: exit $status"
+    row "$what: shepard-grid" "$seconds" "" "FAIL: exit $status"
     return
   fi
   echo "  stages: $(stages "$name-grid")"
-  row "mpi $method ${mpi_grid}^2: shepard-grid" "$seconds" "" "ok"
+  row "$what: shepard-grid" "$seconds" "" "ok"
   for count in 1 2; do
     timed "$name-np$count" "${staged[@]}" "$mpirun" --oversubscribe --bind-to none -np "$count" \
-      "$programs/shepard-grid-mpi" --tile-size "$tile" --backend "$backend" "${grid_options[@]}" -a "$method" \
+      "$programs/shepard-grid-mpi" --tile-size "$tile" --backend "$backend" "${grid_options[@]}" "${more[@]}" \
+      -a "$method" \
       -outsize "$mpi_grid" "$mpi_grid" "$layer" "$work/$name-np$count.vrt"
-    local label="mpi $method ${mpi_grid}^2: -np $count"
+    local label="$what: -np $count"
     if ((status != 0)); then
       row "$label" "$seconds" "" "FAIL: exit $status"
       continue
