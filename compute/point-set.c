@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "point-set.h"
 
+#include "convex-hull.h"
 #include "engine-private.h"
 
 #include <math.h>
@@ -284,74 +285,32 @@ shepard_point_set_clear (shepard_point_set *set)
   memset (set, 0, sizeof *set);
 }
 
-static int
-compare_points (const void *a, const void *b)
-{
-  const double *p = a, *q = b;
-  if (p[0] != q[0])
-    return p[0] < q[0] ? -1 : 1;
-  if (p[1] != q[1])
-    return p[1] < q[1] ? -1 : 1;
-  return 0;
-}
-
+/* The hull's area of n points, each (x, y) given by point_at in the local frame; NAN without memory. */
 static double
-cross (const double *o, const double *a, const double *b)
-{
-  return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-}
-
-/* The hull's area of n points, each (x, y) given by point_at in the local frame. */
-static double
-hull_area (size_t n, void (*point_at) (const void *source, size_t i, double point[2]), const void *source)
+hull_area (size_t n, void (*point_at) (const void *source, size_t i, shepard_hull_point *point), const void *source)
 {
   if (n < 3)
     return 0.0;
-  double (*points)[2] = malloc (n * sizeof *points);
-  double (*hull)[2] = malloc ((2 * n + 1) * sizeof *hull);
-  if (!points || !hull)
-    {
-      free (points);
-      free (hull);
-      return NAN;
-    }
+  shepard_hull_point *points = malloc (n * sizeof *points);
+  if (!points)
+    return NAN;
   for (size_t i = 0; i < n; i++)
-    point_at (source, i, points[i]);
-  qsort (points, n, sizeof *points, compare_points);
-
-  /* Andrew's monotone chain. */
-  size_t count = 0;
-  for (size_t i = 0; i < n; i++)
-    {
-      while (count >= 2 && cross (hull[count - 2], hull[count - 1], points[i]) <= 0.0)
-        count--;
-      hull[count][0] = points[i][0];
-      hull[count][1] = points[i][1];
-      count++;
-    }
-  for (size_t i = n - 1, lower = count + 1; i-- > 0;)
-    {
-      while (count >= lower && cross (hull[count - 2], hull[count - 1], points[i]) <= 0.0)
-        count--;
-      hull[count][0] = points[i][0];
-      hull[count][1] = points[i][1];
-      count++;
-    }
-
-  double twice_area = 0.0;
-  for (size_t i = 0; i + 1 < count; i++)
-    twice_area += hull[i][0] * hull[i + 1][1] - hull[i + 1][0] * hull[i][1];
+    point_at (source, i, &points[i]);
+  size_t candidates = shepard_convex_hull_drop_interior (points, n);
+  shepard_hull_point *hull = malloc ((2 * candidates + 1) * sizeof *hull);
+  double area = NAN;
+  if (hull)
+    area = shepard_convex_hull_area (hull, shepard_convex_hull (points, candidates, hull));
   free (points);
   free (hull);
-  return fabs (twice_area) * 0.5;
+  return area;
 }
 
 static void
-set_point (const void *source, size_t i, double point[2])
+set_point (const void *source, size_t i, shepard_hull_point *point)
 {
   const shepard_point_set *set = source;
-  point[0] = set->x[i];
-  point[1] = set->y[i];
+  *point = (shepard_hull_point) { set->x[i], set->y[i] };
 }
 
 double
@@ -366,11 +325,11 @@ typedef struct {
 } given_points;
 
 static void
-given_point (const void *source, size_t i, double point[2])
+given_point (const void *source, size_t i, shepard_hull_point *point)
 {
   const given_points *given = source;
-  point[0] = shepard_point_set_local (given->x[i], given->set->origin_x, given->set->scale);
-  point[1] = shepard_point_set_local (given->y[i], given->set->origin_y, given->set->scale);
+  *point = (shepard_hull_point) { shepard_point_set_local (given->x[i], given->set->origin_x, given->set->scale),
+                                  shepard_point_set_local (given->y[i], given->set->origin_y, given->set->scale) };
 }
 
 double

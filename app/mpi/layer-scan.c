@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "convex-hull.h"
+#include "hull-merge.h"
 #include "point-layer.h"
 #include "scaled-progress.h"
 #include "shepard-app-error.h"
@@ -82,8 +82,7 @@ static void
 add_field_strip (ShepardFieldExtent *extent, const ShepardPointLayer *points, double y_low, double y_high,
                  gboolean last)
 {
-  g_autoptr (GArray) kept_x = g_array_sized_new (FALSE, FALSE, sizeof (double), (guint) points->count);
-  g_autoptr (GArray) kept_y = g_array_sized_new (FALSE, FALSE, sizeof (double), (guint) points->count);
+  g_autoptr (GArray) kept = g_array_sized_new (FALSE, FALSE, sizeof (shepard_hull_point), (guint) points->count);
 
   for (size_t i = 0; i < points->count; i++)
     {
@@ -97,13 +96,11 @@ add_field_strip (ShepardFieldExtent *extent, const ShepardPointLayer *points, do
       extent->y_max = MAX (extent->y_max, y);
       extent->z_min = MIN (extent->z_min, z);
       extent->z_max = MAX (extent->z_max, z);
-      g_array_append_val (kept_x, x);
-      g_array_append_val (kept_y, y);
+      g_array_append_val (kept, ((shepard_hull_point) { x, y }));
     }
-  size_t candidates = shepard_convex_hull_drop_interior ((double *) kept_x->data, (double *) kept_y->data,
-                                                         kept_x->len);
-  shepard_convex_hull_merge (extent->hull_x, extent->hull_y, (const double *) kept_x->data,
-                             (const double *) kept_y->data, candidates);
+  shepard_hull_point *candidates = (shepard_hull_point *) kept->data;
+  shepard_hull_merge (extent->hull_x, extent->hull_y, candidates,
+                      shepard_convex_hull_drop_interior (candidates, kept->len));
 }
 
 /* The names as the layer spells them: every strip gives the same. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "rank-scan.h"
 
-#include "convex-hull.h"
+#include "hull-merge.h"
 #include "rank-share.h"
 
 static void
@@ -68,9 +68,12 @@ combine_hull (MPI_Comm comm, ShepardFieldExtent *extent)
   size_t n = gather_doubles (comm, extent->hull_x, &x);
 
   gather_doubles (comm, extent->hull_y, &y);
+  g_autofree shepard_hull_point *vertices = g_new (shepard_hull_point, MAX (n, 1));
+  for (size_t i = 0; i < n; i++)
+    vertices[i] = (shepard_hull_point) { x[i], y[i] };
   g_array_set_size (extent->hull_x, 0);
   g_array_set_size (extent->hull_y, 0);
-  shepard_convex_hull_merge (extent->hull_x, extent->hull_y, x, y, n);
+  shepard_hull_merge (extent->hull_x, extent->hull_y, vertices, n);
 }
 
 /* Rank 0's names: it read strip 0, as a scan of the whole layer names it. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The convex hull of shepard-grid-mpi's layer scan (app/mpi/convex-hull.h): known hulls; dropping the points inside
+/* The convex hull of the engine's area=hull and of shepard-grid-mpi's layer scan (compute/convex-hull.h, merged by
+ * app/mpi/hull-merge.h): known hulls; dropping the points inside
  * the polygon of the extreme points leaves the hull as it was, bit for bit; any grouping of the points (strips merged
  * one by one as a scan reads them, the hulls of parts merged as the ranks merge theirs) gives the same vertices in the
  * same order; and near-degenerate sets get their exact hull, checked in 128-bit integers. */
@@ -7,7 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "convex-hull.h"
+#include "hull-merge.h"
 
 #define STRIP_POINTS 1000
 #define N_PARTS 3
@@ -50,15 +51,34 @@ y_at (const Points *points, guint i)
   return g_array_index (points->y, double, i);
 }
 
+/* n points (x[i], y[i]) as the hull's points, in a new array. */
+static shepard_hull_point *
+hull_points (const double *x, const double *y, size_t n)
+{
+  shepard_hull_point *points = g_new (shepard_hull_point, MAX (n, 1));
+
+  for (size_t i = 0; i < n; i++)
+    points[i] = (shepard_hull_point) { x[i], y[i] };
+  return points;
+}
+
+/* Merges n points into hull, all of them. */
+static void
+merge (Points *hull, const double *x, const double *y, size_t n)
+{
+  g_autofree shepard_hull_point *points = hull_points (x, y, n);
+
+  shepard_hull_merge (hull->x, hull->y, points, n);
+}
+
 /* Adds points [first, first + n) to hull as a scan adds a strip's: those that may be corners, then merged. */
 static void
 add_strip (Points *hull, const Points *points, guint first, guint n)
 {
-  g_autofree double *x = g_memdup2 (&g_array_index (points->x, double, first), n * sizeof (double));
-  g_autofree double *y = g_memdup2 (&g_array_index (points->y, double, first), n * sizeof (double));
-  size_t kept = shepard_convex_hull_drop_interior (x, y, n);
+  g_autofree shepard_hull_point *strip = hull_points (&g_array_index (points->x, double, first),
+                                                      &g_array_index (points->y, double, first), n);
 
-  shepard_convex_hull_merge (hull->x, hull->y, x, y, kept);
+  shepard_hull_merge (hull->x, hull->y, strip, shepard_convex_hull_drop_interior (strip, n));
 }
 
 /* The hull of every point merged at once, nothing dropped before. */
@@ -67,8 +87,7 @@ hull_unfiltered (const Points *points)
 {
   Points hull = points_new ();
 
-  shepard_convex_hull_merge (hull.x, hull.y, (const double *) points->x->data, (const double *) points->y->data,
-                             points->x->len);
+  merge (&hull, (const double *) points->x->data, (const double *) points->y->data, points->x->len);
   return hull;
 }
 
@@ -233,11 +252,14 @@ test_known (void)
 
   g_array_append_vals (square.x, square_x, G_N_ELEMENTS (square_x));
   g_array_append_vals (square.y, square_y, G_N_ELEMENTS (square_y));
-  shepard_convex_hull_merge (hull.x, hull.y, x, y, G_N_ELEMENTS (x));
+  merge (&hull, x, y, G_N_ELEMENTS (x));
   assert_same_hull (&square, &hull);
+  g_autofree shepard_hull_point *corners = hull_points ((const double *) hull.x->data, (const double *) hull.y->data,
+                                                       hull.x->len);
+  g_assert_cmpfloat (shepard_convex_hull_area (corners, hull.x->len), ==, 1.0);
 
   /* Merging nothing more keeps it. */
-  shepard_convex_hull_merge (hull.x, hull.y, NULL, NULL, 0);
+  merge (&hull, NULL, NULL, 0);
   assert_same_hull (&square, &hull);
 }
 
@@ -247,19 +269,19 @@ test_degenerate (void)
   const double one[] = { 3 }, line_x[] = { 2, 0, 1, 4, 3 }, line_y[] = { 4, 0, 2, 8, 6 };
   g_auto (Points) hull = points_new ();
 
-  shepard_convex_hull_merge (hull.x, hull.y, NULL, NULL, 0);
+  merge (&hull, NULL, NULL, 0);
   g_assert_cmpuint (hull.x->len, ==, 0);
 
-  shepard_convex_hull_merge (hull.x, hull.y, one, one, 1);
+  merge (&hull, one, one, 1);
   g_assert_cmpuint (hull.x->len, ==, 1);
-  shepard_convex_hull_merge (hull.x, hull.y, one, one, 1);
+  merge (&hull, one, one, 1);
   g_assert_cmpuint (hull.x->len, ==, 2);
   g_assert_cmpfloat (x_at (&hull, 0), ==, 3);
   g_assert_cmpfloat (x_at (&hull, 1), ==, 3);
 
   g_array_set_size (hull.x, 0);
   g_array_set_size (hull.y, 0);
-  shepard_convex_hull_merge (hull.x, hull.y, line_x, line_y, G_N_ELEMENTS (line_x));
+  merge (&hull, line_x, line_y, G_N_ELEMENTS (line_x));
   g_assert_cmpuint (hull.x->len, ==, 2);
   g_assert_cmpfloat (x_at (&hull, 0), ==, 0);
   g_assert_cmpfloat (y_at (&hull, 0), ==, 0);
@@ -288,9 +310,9 @@ test_drop_interior (gconstpointer data)
   add_strip (&filtered, &points, 0, points.x->len);
   assert_same_hull (&expected, &filtered);
 
-  g_autofree double *x = g_memdup2 (points.x->data, points.x->len * sizeof (double));
-  g_autofree double *y = g_memdup2 (points.y->data, points.y->len * sizeof (double));
-  size_t kept = shepard_convex_hull_drop_interior (x, y, points.x->len);
+  g_autofree shepard_hull_point *all = hull_points ((const double *) points.x->data, (const double *) points.y->data,
+                                                   points.x->len);
+  size_t kept = shepard_convex_hull_drop_interior (all, points.x->len);
   g_test_message ("%s: %zu of %u points kept, %u corners", set->name, kept, points.x->len, expected.x->len);
   if (g_str_equal (set->name, "uniform") || g_str_equal (set->name, "clustered"))
     g_assert_cmpuint (kept, <, points.x->len / 10);

@@ -3,6 +3,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 /* Shewchuk's bound (ccwerrboundA, "Adaptive Precision Floating-Point Arithmetic and Fast Robust Geometric
@@ -10,14 +11,11 @@
  * magnitudes: beyond it the computed sign is the exact one. */
 #define TURN_ERROR_BOUND ((3.0 + 8.0 * DBL_EPSILON) * DBL_EPSILON / 2.0)
 
-typedef struct {
-  double x, y;
-} Vertex;
-
 /* The determinant of the turn o -> a -> b (positive counter-clockwise) in doubles, and the bound on its rounding
  * error in *error_bound. */
 static double
-turn_estimate (const Vertex *o, const Vertex *a, const Vertex *b, double *error_bound)
+turn_estimate (const shepard_hull_point *o, const shepard_hull_point *a, const shepard_hull_point *b,
+               double *error_bound)
 {
   double left = (a->x - o->x) * (b->y - o->y), right = (a->y - o->y) * (b->x - o->x);
 
@@ -49,15 +47,15 @@ grow_expansion (double *terms, size_t n, double value)
 /* The sign of the turn's determinant summed exactly: it expands to six products of coordinates, each of which fma
  * splits into its rounded value and the rounding's error; the sum's sign is that of its largest term. */
 static int
-exact_turn (const Vertex *o, const Vertex *a, const Vertex *b)
+exact_turn (const shepard_hull_point *o, const shepard_hull_point *a, const shepard_hull_point *b)
 {
   const double factors[6][2] = {
     { a->x, b->y }, { -a->y, b->x }, { o->x, a->y }, { -o->y, a->x }, { b->x, o->y }, { -b->y, o->x },
   };
-  double terms[2 * G_N_ELEMENTS (factors) + 1];
+  double terms[2 * sizeof factors / sizeof factors[0] + 1];
   size_t n = 0;
 
-  for (size_t i = 0; i < G_N_ELEMENTS (factors); i++)
+  for (size_t i = 0; i < sizeof factors / sizeof factors[0]; i++)
     {
       double product = factors[i][0] * factors[i][1];
       n = grow_expansion (terms, n, product);
@@ -69,7 +67,7 @@ exact_turn (const Vertex *o, const Vertex *a, const Vertex *b)
 /* 1 when o -> a -> b turns counter-clockwise, -1 clockwise, 0 when the three lie on one line: exactly, the doubles'
  * estimate where it is sure. */
 static int
-turn (const Vertex *o, const Vertex *a, const Vertex *b)
+turn (const shepard_hull_point *o, const shepard_hull_point *a, const shepard_hull_point *b)
 {
   double error_bound, determinant = turn_estimate (o, a, b, &error_bound);
 
@@ -81,19 +79,19 @@ turn (const Vertex *o, const Vertex *a, const Vertex *b)
 }
 
 static int
-compare_vertices (gconstpointer a, gconstpointer b)
+compare_points (const void *a, const void *b)
 {
-  const Vertex *p = a, *q = b;
+  const shepard_hull_point *p = a, *q = b;
 
   if (p->x != q->x)
     return p->x < q->x ? -1 : 1;
   return p->y < q->y ? -1 : p->y > q->y;
 }
 
-/* The corners of the hull of points (n > 0, sorted by compare_vertices) into hull (room for 2 n + 1), counter-clockwise
+/* The corners of the hull of points (n > 0, sorted by compare_points) into hull (room for 2 n + 1), counter-clockwise
  * from the first point; returns how many. */
 static size_t
-monotone_chain (const Vertex *points, size_t n, Vertex *hull)
+monotone_chain (const shepard_hull_point *points, size_t n, shepard_hull_point *hull)
 {
   size_t count = 0;
 
@@ -112,58 +110,55 @@ monotone_chain (const Vertex *points, size_t n, Vertex *hull)
   return n > 1 ? count - 1 : n;
 }
 
-void
-shepard_convex_hull_merge (GArray *hull_x, GArray *hull_y, const double *x, const double *y, size_t n)
+size_t
+shepard_convex_hull (shepard_hull_point *points, size_t n, shepard_hull_point *hull)
 {
-  size_t total = hull_x->len + n;
-  if (total == 0)
-    return;
-  g_autofree Vertex *points = g_new (Vertex, total);
-  g_autofree Vertex *hull = g_new (Vertex, 2 * total + 1);
-
-  for (guint i = 0; i < hull_x->len; i++)
-    points[i] = (Vertex) { g_array_index (hull_x, double, i), g_array_index (hull_y, double, i) };
-  for (size_t i = 0; i < n; i++)
-    points[hull_x->len + i] = (Vertex) { x[i], y[i] };
-  qsort (points, total, sizeof *points, compare_vertices);
-  size_t count = monotone_chain (points, total, hull);
-  g_array_set_size (hull_x, 0);
-  g_array_set_size (hull_y, 0);
-  for (size_t i = 0; i < count; i++)
-    {
-      g_array_append_val (hull_x, hull[i].x);
-      g_array_append_val (hull_y, hull[i].y);
-    }
+  if (n == 0)
+    return 0;
+  qsort (points, n, sizeof *points, compare_points);
+  return monotone_chain (points, n, hull);
 }
 
-/* How far point i lies in eight directions, counter-clockwise from down (-y, x - y, x, x + y...). */
-static void
-distances (const double *x, const double *y, size_t i, double along[8])
+double
+shepard_convex_hull_area (const shepard_hull_point *hull, size_t count)
 {
-  along[0] = -y[i];
-  along[1] = x[i] - y[i];
-  along[2] = x[i];
-  along[3] = x[i] + y[i];
-  along[4] = y[i];
-  along[5] = y[i] - x[i];
-  along[6] = -x[i];
-  along[7] = -x[i] - y[i];
+  double twice_area = 0.0;
+  for (size_t i = 0; i < count; i++)
+    {
+      const shepard_hull_point *a = &hull[i], *b = &hull[i + 1 < count ? i + 1 : 0];
+      twice_area += a->x * b->y - b->x * a->y;
+    }
+  return fabs (twice_area) * 0.5;
+}
+
+/* How far p lies in eight directions, counter-clockwise from down (-y, x - y, x, x + y...). */
+static void
+distances (const shepard_hull_point *p, double along[8])
+{
+  along[0] = -p->y;
+  along[1] = p->x - p->y;
+  along[2] = p->x;
+  along[3] = p->x + p->y;
+  along[4] = p->y;
+  along[5] = p->y - p->x;
+  along[6] = -p->x;
+  along[7] = -p->x - p->y;
 }
 
 /* The points farthest in the eight directions without repeats, counter-clockwise, and the first again after them:
  * the corners of a polygon inside the hull; returns how many. Which of several equally far points is taken, and
  * rounding in x + y and x - y, may make it smaller, never let it reach outside the hull. */
 static size_t
-extreme_polygon (const double *x, const double *y, size_t n, Vertex polygon[9])
+extreme_polygon (const shepard_hull_point *points, size_t n, shepard_hull_point polygon[9])
 {
   size_t farthest[8] = { 0 }, count = 0;
   double distance[8];
 
-  distances (x, y, 0, distance);
+  distances (&points[0], distance);
   for (size_t i = 1; i < n; i++)
     {
       double along[8];
-      distances (x, y, i, along);
+      distances (&points[i], along);
       for (size_t d = 0; d < 8; d++)
         if (along[d] > distance[d])
           {
@@ -173,7 +168,7 @@ extreme_polygon (const double *x, const double *y, size_t n, Vertex polygon[9])
     }
   for (size_t d = 0; d < 8; d++)
     {
-      Vertex corner = { x[farthest[d]], y[farthest[d]] };
+      shepard_hull_point corner = points[farthest[d]];
       if (count == 0 || corner.x != polygon[count - 1].x || corner.y != polygon[count - 1].y)
         polygon[count++] = corner;
     }
@@ -186,32 +181,29 @@ extreme_polygon (const double *x, const double *y, size_t n, Vertex polygon[9])
 /* Whether p lies on the left of every edge of the polygon by more than rounding could reverse: then the polygon's
  * edges wind around it, so that it lies strictly inside the polygon's hull, and so inside the points' hull, never on
  * its boundary (whatever the polygon's shape). */
-static gboolean
-strictly_inside (const Vertex *polygon, size_t corners, const Vertex *p)
+static bool
+strictly_inside (const shepard_hull_point *polygon, size_t corners, const shepard_hull_point *p)
 {
   for (size_t c = 0; c < corners; c++)
     {
       double error_bound;
       if (turn_estimate (&polygon[c], &polygon[c + 1], p, &error_bound) <= error_bound)
-        return FALSE;
+        return false;
     }
-  return TRUE;
+  return true;
 }
 
 size_t
-shepard_convex_hull_drop_interior (double *x, double *y, size_t n)
+shepard_convex_hull_drop_interior (shepard_hull_point *points, size_t n)
 {
-  Vertex polygon[9];
-  size_t corners = n > 0 ? extreme_polygon (x, y, n, polygon) : 0;
+  shepard_hull_point polygon[9];
+  size_t corners = n > 0 ? extreme_polygon (points, n, polygon) : 0;
   if (corners < 3)
     return n;
   size_t kept = 0;
 
   for (size_t i = 0; i < n; i++)
-    if (!strictly_inside (polygon, corners, &(Vertex) { x[i], y[i] }))
-      {
-        x[kept] = x[i];
-        y[kept++] = y[i];
-      }
+    if (!strictly_inside (polygon, corners, &points[i]))
+      points[kept++] = points[i];
   return kept;
 }
