@@ -27,9 +27,9 @@ constexpr double kNaivePairsPerLaunch = 1e10;
 constexpr size_t kPieceGranule = 256;
 // Slices (the bands of queries run in one go). One GPU takes the largest, which keep its kernels full: the brute
 // force's point groups hold float64 sums per query (16 planes of 16 bytes), so its slices stay smaller. Several GPUs
-// take the same number of slices each, as few as keep a slice below about this many pairs of the brute force (~450
-// ms on an H100) or queries of light work (the far field, local neighbourhoods): each slice ends in a tail that
-// leaves part of its GPU idle, so fewer, fuller slices do better, as long as an uneven machine can still share them.
+// take slices below about this many pairs of the brute force (~450 ms on an H100) or queries of light work (the far
+// field, local neighbourhoods), so that an uneven machine can still share them, and of those the largest that keep
+// the GPUs evenly busy (slice_queries): each slice ends in a tail that leaves part of its GPU idle.
 constexpr double kSlicePairs = 1e12;
 constexpr size_t kLightSliceQueries = (size_t) 1 << 21;
 constexpr size_t kMaxSliceQueries = (size_t) 1 << 22;
@@ -82,7 +82,23 @@ divide_up (size_t a, size_t b)
   return (a + b - 1) / b;
 }
 
-/* Queries per slice, for `gpus` GPUs sharing the slices. No value depends on it. */
+/* The most queries any of `gpus` GPUs weighs when `count` go in slices of `slice` (the last one short), handed out in
+ * turn: some GPU takes one more slice than another where they do not divide evenly, and the one that takes the short
+ * last slice is the busiest only where it is the one GPU with an extra slice. */
+static size_t
+busiest_gpu_queries (size_t count, size_t slice, size_t gpus)
+{
+  size_t slices = divide_up (count, slice), most = divide_up (slices, gpus);
+  size_t short_last = count - (slices - 1) * slice;
+  if (slices == 1)
+    return count;
+  return slices % gpus == 1 && most > 1 ? (most - 1) * slice + short_last : most * slice;
+}
+
+/* Queries per slice, for `gpus` GPUs sharing the slices. No value depends on it. A slice is a whole number of units
+ * (granules of rows of a raster, of queries of a list). One GPU takes the largest slices; several take the largest
+ * of those that leave no GPU busier than need be, by a unit or more: 32 units in slices of 6 keep one GPU busy with 18 while the other
+ * has 14, where slices of 4 give each 16. */
 static size_t
 slice_queries (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
                size_t gpus)
@@ -90,31 +106,34 @@ slice_queries (const shepard_point_set *set, const shepard_params *params, const
   if (queries->count == 0)
     return 0;
   bool brute_force = shepard_params_weight_all_points (params) && params->summation != SHEPARD_SUMMATION_FAR_FIELD;
-  size_t largest = brute_force ? kMaxBruteForceSliceQueries : kMaxSliceQueries;
-  size_t wanted = largest;
+  size_t unit = queries->grid ? (brute_force ? kBruteForceRowGranule : kSliceRowGranule) * queries->grid->width
+                              : kSliceListGranule;
+  size_t units = divide_up (queries->count, unit);
+  size_t largest = (brute_force ? kMaxBruteForceSliceQueries : kMaxSliceQueries) / unit;
   if (gpus > 1)
     {
-      // As many slices per GPU as the work needs for slices of about the target's size, the same for every GPU.
+      // Short enough that an uneven machine can still share them.
       double per_query = brute_force ? (double) set->n * (double) set->n_fields : 1.0;
       double per_slice = brute_force ? kSlicePairs : (double) kLightSliceQueries;
-      size_t rounds = (size_t) ceil ((double) queries->count * per_query / ((double) gpus * per_slice));
-      wanted = divide_up (queries->count, gpus * (rounds > 0 ? rounds : 1));
+      double shareable = per_slice / (per_query * (double) unit);
+      if (shareable < (double) largest)
+        largest = (size_t) shareable;
+      size_t even = divide_up (units, gpus); // no GPU can do less than this
+      size_t slice = largest < 1 ? 1 : largest < even ? largest : even;
+      // The busiest GPU's work in whole units: a smaller slice must spare it a unit at least.
+      size_t best = slice, best_busiest = divide_up (busiest_gpu_queries (queries->count, slice * unit, gpus), unit);
+      for (; slice > 1 && best_busiest > even; slice--)
+        {
+          size_t busiest = divide_up (busiest_gpu_queries (queries->count, (slice - 1) * unit, gpus), unit);
+          if (busiest < best_busiest)
+            {
+              best = slice - 1;
+              best_busiest = busiest;
+            }
+        }
+      largest = best;
     }
-  size_t slice;
-  if (queries->grid)
-    {
-      size_t width = queries->grid->width, granule = brute_force ? kBruteForceRowGranule : kSliceRowGranule;
-      size_t rows = divide_up (divide_up (wanted, width), granule) * granule;
-      if (rows * width > largest && rows > granule)
-        rows = largest / width / granule * granule;
-      slice = (rows < granule ? granule : rows) * width;
-    }
-  else
-    {
-      slice = divide_up (wanted, kSliceListGranule) * kSliceListGranule;
-      if (slice > largest)
-        slice = largest / kSliceListGranule * kSliceListGranule;
-    }
+  size_t slice = (largest < 1 ? 1 : largest) * unit;
   return slice < queries->count ? slice : queries->count;
 }
 

@@ -4,7 +4,9 @@
  * slices (or, cross-validating, in one go). On one GPU the sets {0, 0} and {0, 0, 0} put two and three backends,
  * each with its own stream and its own thread, on that GPU: the hand-out, the per-GPU copies of the points and the
  * tree, progress and cancel all run as they do on several GPUs.
- * With two GPUs or more, every GPU too. Every case skips, saying why, where there is no CUDA device. */
+ * With two GPUs or more, every GPU too. Every case skips, saying why, where there is no CUDA device, but the slices'
+ * sizes, which need none: whole rows, and no GPU busier by a granule than the best size would leave it. */
+#include "cuda-backend.h"
 #include "engine-test-support.h"
 #include "point-layouts.h"
 #include "reference-interpolation.h"
@@ -423,6 +425,68 @@ test_cv_progress_and_cancel (void)
   shepard_engine_free (pair);
 }
 
+/* Rows of the busiest of `gpus` GPUs taking slices of slice_rows of a raster in turn, counted slice by slice. */
+static size_t
+busiest_rows (size_t rows, size_t slice_rows, size_t gpus)
+{
+  size_t load[8] = { 0 }, busiest = 0;
+
+  g_assert_cmpuint (gpus, <=, G_N_ELEMENTS (load));
+  for (size_t first = 0, slice = 0; first < rows; first += slice_rows, slice++)
+    {
+      load[slice % gpus] += MIN (slice_rows, rows - first);
+      busiest = MAX (busiest, load[slice % gpus]);
+    }
+  return busiest;
+}
+
+typedef struct {
+  const char *name;
+  shepard_summation summation;
+  size_t points, width, height;
+  size_t granule_rows, most_queries; /* the brute force's patch rows and largest slice, or the far field's */
+} slice_case;
+
+static const slice_case slice_cases[] = {
+  { "exact-2048", SHEPARD_SUMMATION_EXACT, 1 << 20, 2048, 2048, 64, 1 << 20 },
+  { "exact-1024", SHEPARD_SUMMATION_EXACT, 1 << 20, 1024, 1024, 64, 1 << 20 },
+  { "exact-export-band", SHEPARD_SUMMATION_EXACT, 1 << 20, 16384, 512, 64, 1 << 20 },
+  { "exact-odd", SHEPARD_SUMMATION_EXACT, 300000, 1500, 2111, 64, 1 << 20 },
+  { "far-field-1024", SHEPARD_SUMMATION_FAR_FIELD, 1 << 20, 1024, 1024, 8, 1 << 22 },
+  { "far-field-export-band", SHEPARD_SUMMATION_FAR_FIELD, 1 << 20, 16384, 512, 8, 1 << 22 },
+  { "far-field-odd", SHEPARD_SUMMATION_FAR_FIELD, 1 << 20, 1000, 4099, 8, 1 << 22 },
+};
+
+/* The slices of a raster for 1 to 4 GPUs: whole granules of rows, no larger than the largest slice (but one
+ * granule), and no other size in granules up to that spares the busiest GPU a granule of rows: 2048^2 by brute force
+ * went to two GPUs as 1152 and 896 rows. */
+static void
+test_slices_even (gconstpointer data)
+{
+  const slice_case *test = data;
+  shepard_point_set points = { .n = test->points, .n_fields = 1 };
+  shepard_grid raster = { .dx = 1.0, .dy = 1.0, .width = test->width, .height = test->height };
+  shepard_query_set queries = { .grid = &raster, .count = test->width * test->height };
+  shepard_params params = params_with_neighbourhood (SHEPARD_METHOD_AIDW, 0, 0.0);
+  params.summation = test->summation;
+
+  for (size_t gpus = 1; gpus <= 4; gpus++)
+    {
+      size_t slice = shepard_cuda_slice_queries (&points, &params, &queries, gpus);
+      g_assert_cmpuint (slice % test->width, ==, 0);
+      size_t rows = slice / test->width, largest_rows = MAX (test->most_queries / test->width, test->granule_rows);
+      g_assert_true (rows % test->granule_rows == 0 || rows == test->height);
+      g_assert_cmpuint (rows, <=, largest_rows);
+      size_t busiest = busiest_rows (test->height, rows, gpus);
+      g_test_message ("%zu GPU(s): slices of %zu rows, the busiest GPU %zu of %zu rows", gpus, rows, busiest,
+                      test->height);
+      if (gpus == 1)
+        continue;
+      for (size_t other = test->granule_rows; other <= largest_rows; other += test->granule_rows)
+        g_assert_cmpuint (busiest, <, busiest_rows (test->height, other, gpus) + test->granule_rows);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -442,6 +506,11 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &cases[i], test_equal_to_one_gpu);
     }
   g_test_add_func ("/multi-gpu/progress-and-cancel", test_progress_and_cancel);
+  for (size_t i = 0; i < G_N_ELEMENTS (slice_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/multi-gpu/slices-even/%s", slice_cases[i].name);
+      g_test_add_data_func (path, &slice_cases[i], test_slices_even);
+    }
   size_t cv_count = max_points ? MIN (g_ascii_strtoull (max_points, NULL, 10), CV_POINT_COUNT) : CV_POINT_COUNT;
   cv_points = point_set_new (POINT_LAYOUT_CLUSTERS, cv_count, 1717);
   for (size_t i = 0; i < G_N_ELEMENTS (cv_cases); i++)
