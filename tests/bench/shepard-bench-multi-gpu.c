@@ -7,15 +7,20 @@
  * Each line gives the best wall time of --repeat runs on one GPU and on all, their ratio, and how many cells differ
  * in a bit of their value or alpha: none may (test-multi-gpu proves it too). Issue 16's goal on two GPUs: >= 1.9x.
  * With --pair, the "all GPUs" engine is two backends on GPU 0 (the multi-GPU path on a machine with one GPU; no
- * faster).
+ * faster). With --stages, one more call of each engine through the far field, and each GPU's device time of it by
+ * stage (CUDA events: the kNN search, the sums, the copy back) beside the call's wall time: what the call spends
+ * beyond its GPUs' work.
  *
  * Exit status 1 where a cell differs.
  *
  *   build/tests/bench/shepard-bench-multi-gpu [--points K] [--size W] [--export-size E] [--repeat N] [--pair]
+ *                                          [--stages]
  */
 #include "bench-data.h"
 #include "bench-support.h"
 #include "bench-time.h"
+#include "cuda-backend.h"
+#include "engine-internal.h"
 #include "shepard-engine.h"
 
 #include <math.h>
@@ -27,7 +32,7 @@
 
 typedef struct {
   int points_k, size, export_size, repeat;
-  bool pair;
+  bool pair, stages;
 } options;
 
 static shepard_engine *
@@ -105,6 +110,38 @@ compare_grid (shepard_engine *one, shepard_engine *every, const shepard_params *
   return result;
 }
 
+/* One more call of each engine: its wall time, and each GPU's device time by stage. */
+static void
+print_stages (shepard_engine *engines[2], const shepard_params *params, const shepard_grid *grid)
+{
+  size_t cells = grid->width * grid->height;
+  double *values = bench_allocate (cells, sizeof *values, "use a smaller --size");
+  double *alpha = bench_allocate (cells, sizeof *alpha, "use a smaller --size");
+  const char *names[2] = { "one GPU", "all" };
+  for (int e = 0; e < 2; e++)
+    {
+      shepard_outputs outputs = { values, alpha, NULL };
+      shepard_error error = { SHEPARD_OK, "" };
+      double start = bench_now ();
+      if (shepard_engine_interpolate_grid (engines[e], params, grid, &outputs, NULL, NULL, &error) != SHEPARD_OK)
+        {
+          fprintf (stderr, "shepard-bench-multi-gpu: %s\n", error.message);
+          exit (2);
+        }
+      printf ("  %-8s call %7.2f ms:", names[e], 1e3 * (bench_now () - start));
+      for (size_t i = 0; i < engines[e]->n_gpus; i++)
+        {
+          shepard_cuda_timings timings;
+          shepard_cuda_backend_last_timings (engines[e]->gpus[i], &timings);
+          printf ("  GPU %zu kNN %.2f + sums %.2f + copy %.2f = %.2f ms", i, timings.knn_ms, timings.weighting_ms,
+                  timings.download_ms, timings.upload_ms + timings.knn_ms + timings.weighting_ms + timings.download_ms);
+        }
+      printf ("\n");
+    }
+  free (values);
+  free (alpha);
+}
+
 static bool
 compare (const char *what, shepard_engine *one, shepard_engine *every, const shepard_params *params,
          const shepard_grid *grid, size_t band_rows, int repeat)
@@ -125,6 +162,8 @@ main (int argc, char **argv)
       bool valued = a + 1 < argc;
       if (!strcmp (argv[a], "--pair"))
         o.pair = true;
+      else if (!strcmp (argv[a], "--stages"))
+        o.stages = true;
       else if (valued && !strcmp (argv[a], "--points"))
         o.points_k = atoi (argv[++a]);
       else if (valued && !strcmp (argv[a], "--size"))
@@ -135,7 +174,7 @@ main (int argc, char **argv)
         o.repeat = atoi (argv[++a]);
       else
         {
-          fprintf (stderr, "usage: %s [--points K] [--size W] [--export-size E] [--repeat N] [--pair]\n", argv[0]);
+          fprintf (stderr, "usage: %s [--points K] [--size W] [--export-size E] [--repeat N] [--pair] [--stages]\n", argv[0]);
           return 2;
         }
     }
@@ -183,6 +222,13 @@ main (int argc, char **argv)
     }
   snprintf (what, sizeof what, "AIDW auto (far field), %d^2", o.size);
   equal = compare (what, one, every, &aidw, &grid, 0, o.repeat) && equal;
+  if (o.stages)
+    {
+      shepard_params resolved = aidw;
+      resolved.summation = shepard_engine_summation (one, &aidw, grid.width * grid.height);
+      for (int r = 0; r < 3; r++)
+        print_stages ((shepard_engine *[2]) { one, every }, &resolved, &grid);
+    }
   if (o.export_size > 0)
     {
       shepard_grid export_grid = grid;
