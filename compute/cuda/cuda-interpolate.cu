@@ -102,8 +102,8 @@ busiest_gpu_queries (size_t count, size_t slice, size_t gpus)
 
 /* Queries per slice, for `gpus` GPUs sharing the slices. No value depends on it. A slice is a whole number of units
  * (granules of rows of a raster, of queries of a list). One GPU takes the largest slices; several take the largest
- * of those that leave no GPU busier than need be, by a unit or more: 32 units in slices of 6 keep one GPU busy with 18 while the other
- * has 14, where slices of 4 give each 16. */
+ * of those that leave no GPU busier than need be, by a unit or more: 32 units in slices of 6 keep one GPU busy with
+ * 18 while the other has 14, where slices of 4 give each 16. */
 static size_t
 slice_queries (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
                size_t gpus)

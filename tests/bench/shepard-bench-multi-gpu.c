@@ -174,7 +174,8 @@ main (int argc, char **argv)
         o.repeat = atoi (argv[++a]);
       else
         {
-          fprintf (stderr, "usage: %s [--points K] [--size W] [--export-size E] [--repeat N] [--pair] [--stages]\n", argv[0]);
+          fprintf (stderr, "usage: %s [--points K] [--size W] [--export-size E] [--repeat N] [--pair] [--stages]\n",
+                   argv[0]);
           return 2;
         }
     }
