@@ -97,14 +97,14 @@ shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const sh
  * patches. No query's value depends on the slices, so any number of GPUs gives what one gives, bit for bit. */
 size_t shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_params *params,
                                    const shepard_query_set *queries, size_t gpus);
-/* Slice number `slice` (of shepard_cuda_slice_queries' size for gpus) of the queries into outputs (indexed by
- * query, as shepard_cuda_interpolate fills them), with no progress: a slice of several GPUs' is at most about 500 ms
- * of the device's work. Backends on different devices may run slices of one interpolation at once, each from its own
- * thread. */
 void shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend);
+/* Slice number `slice`, of `size` queries (shepard_cuda_slice_queries for the GPUs sharing them, computed once by the
+ * caller), of the queries into outputs (indexed by query, as shepard_cuda_interpolate fills them), with no progress: a
+ * slice of several GPUs' is at most about 500 ms of the device's work. Backends on different devices may run slices
+ * of one interpolation at once, each from its own thread. */
 shepard_status shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
                                                const shepard_params *params, double r_exp,
-                                               const shepard_query_set *queries, size_t gpus, size_t slice,
+                                               const shepard_query_set *queries, size_t size, size_t slice,
                                                const shepard_outputs *outputs, shepard_error *error);
 
 /* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold (field 0). The

@@ -159,6 +159,7 @@ typedef struct {
   const shepard_params *params;
   double r_exp;
   const shepard_query_set *queries;
+  size_t slice_queries;
   const shepard_outputs *outputs;
 } slice_job;
 
@@ -169,7 +170,7 @@ interpolate_slices (void *context, size_t begin, size_t end, int worker, shepard
   slice_job *job = context;
   for (size_t slice = begin; slice < end; slice++)
     if (shepard_cuda_interpolate_slice (job->engine->gpus[worker], &job->engine->points, job->params, job->r_exp,
-                                        job->queries, job->engine->n_gpus, slice, job->outputs, error)
+                                        job->queries, job->slice_queries, slice, job->outputs, error)
         != SHEPARD_OK)
       return false;
   return true;
@@ -182,7 +183,7 @@ shepard_gpu_group_interpolate (shepard_engine *engine, const shepard_params *par
 {
   size_t slice = shepard_cuda_slice_queries (&engine->points, params, queries, engine->n_gpus);
   size_t slices = slice > 0 ? (queries->count + slice - 1) / slice : 0;
-  slice_job job = { engine, params, r_exp, queries, outputs };
+  slice_job job = { engine, params, r_exp, queries, slice, outputs };
   for (size_t i = 0; i < engine->n_gpus; i++)
     shepard_cuda_backend_clear_timings (engine->gpus[i]);
   return shepard_parallel_for ((int) engine->n_gpus, slices, 1, interpolate_slices, &job, progress, progress_data,

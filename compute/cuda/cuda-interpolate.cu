@@ -174,12 +174,14 @@ copy_band_results (void *context, size_t begin, size_t end, int worker, shepard_
   return true;
 }
 
-/* Queries [begin, end) (whole slices, the last may be short) into the host outputs (every field, mapped back to
- * given values), or (target not null) into a device grid that keeps field 0's values and the alphas on the GPU. */
+/* Queries [begin, end) (whole slices of band_queries, slice_queries' size; the last may be short) into the host
+ * outputs (every field, mapped back to given values), or (target not null) into a device grid that keeps field 0's
+ * values and the alphas on the GPU. */
 static shepard_status
 interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
-             const shepard_query_set *queries, size_t begin, size_t end, size_t gpus, const shepard_outputs *outputs,
-             shepard_device_grid *target, shepard_progress_fn progress, void *progress_data, shepard_error *error)
+             const shepard_query_set *queries, size_t begin, size_t end, size_t band_queries,
+             const shepard_outputs *outputs, shepard_device_grid *target, shepard_progress_fn progress,
+             void *progress_data, shepard_error *error)
 {
   CHECK (cudaSetDevice (backend->device), "selecting the GPU");
   bool aidw = params->method == SHEPARD_METHOD_AIDW;
@@ -233,7 +235,6 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
   // Bands: the slices; stage 2 then goes through the point groups in pieces.
   double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
                                                                                         : kTiledPairsPerLaunch;
-  size_t band_queries = slice_queries (set, params, queries, gpus);
   PointGroups groups = point_groups (n, kInterpolationGroups);
   size_t piece_points = (size_t) (pairs_per_launch / ((double) band_queries * (double) groups.count));
   piece_points = (piece_points / kPieceGranule + 1) * kPieceGranule;
@@ -400,8 +401,8 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
   try
     {
       backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, 1, outputs, nullptr,
-                          progress, progress_data, error);
+      return interpolate (backend, points, params, r_exp, queries, 0, queries->count,
+                          slice_queries (points, params, queries, 1), outputs, nullptr, progress, progress_data, error);
     }
   catch (...)
     {
@@ -419,16 +420,16 @@ shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_param
 extern "C" shepard_status
 shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
                                 const shepard_params *params, double r_exp, const shepard_query_set *queries,
-                                size_t gpus, size_t slice, const shepard_outputs *outputs, shepard_error *error)
+                                size_t size, size_t slice, const shepard_outputs *outputs, shepard_error *error)
 {
   try
     {
-      size_t size = slice_queries (points, params, queries, gpus), begin = slice * size;
+      size_t begin = slice * size;
       if (size == 0 || begin >= queries->count)
         return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Slice %zu lies past the %zu queries.", slice,
                              queries->count);
       size_t end = queries->count - begin < size ? queries->count : begin + size;
-      return interpolate (backend, points, params, r_exp, queries, begin, end, gpus, outputs, nullptr, nullptr,
+      return interpolate (backend, points, params, r_exp, queries, begin, end, size, outputs, nullptr, nullptr,
                           nullptr, error);
     }
   catch (...)
@@ -447,8 +448,8 @@ shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard
     {
       shepard_outputs none = {};
       backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, 0, queries->count, 1, &none, target,
-                          progress, progress_data, error);
+      return interpolate (backend, points, params, r_exp, queries, 0, queries->count,
+                          slice_queries (points, params, queries, 1), &none, target, progress, progress_data, error);
     }
   catch (...)
     {
