@@ -376,11 +376,12 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
           size_t threads = divide_up (count, kResultChunk), cpus = (size_t) shepard_cpu_count ();
           threads = threads < kResultThreads ? threads : kResultThreads;
           threads = threads < cpus ? threads : cpus;
-          if (threads <= 1)
+          // Where no thread could start (nothing copied then), the copy runs here.
+          if (threads <= 1
+              || shepard_parallel_for ((int) threads, count, kResultChunk, copy_band_results, &results, nullptr,
+                                       nullptr, nullptr, nullptr)
+                     != SHEPARD_OK)
             copy_band_results (&results, 0, count, 0, nullptr);
-          else
-            shepard_parallel_for ((int) threads, count, kResultChunk, copy_band_results, &results, nullptr, nullptr,
-                                  nullptr, nullptr);
         }
 
       double fraction = (double) (first + count - begin) / (double) (end - begin);
