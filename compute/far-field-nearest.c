@@ -76,6 +76,85 @@ bound_nearest (const shepard_far_field *far_field, double qx, double qy, size_t 
     }
 }
 
+/* Squared distances from (x, y) to the n candidates: dx * dx + dy * dy, rounded as a search of every point rounds
+ * them. */
+FAR_FIELD_VECTOR_CLONES static void
+candidate_distances (const double *candidate_x, const double *candidate_y, size_t n, double x, double y,
+                     double *distance2)
+{
+  for (size_t c = 0; c < n; c++)
+    {
+      double dx = candidate_x[c] - x, dy = candidate_y[c] - y;
+      distance2[c] = dx * dx + dy * dy;
+    }
+}
+
+/* Up to RANKED_MAX kept candidates are ranked (rank_nearest), more go through a heap (heap_nearest): ranking takes
+ * count^2 comparisons but no branch, while a heap's branches go one way or the other at random. */
+enum { RANKED_MAX = 64, RANK_LANES = 8 };
+/* RANK_LANES values or counts: one AVX-512 register, two AVX ones, or four SSE2 ones, as the CPU has. */
+typedef double rank_values __attribute__ ((vector_size (RANK_LANES * sizeof (double))));
+typedef int64_t rank_counts __attribute__ ((vector_size (RANK_LANES * sizeof (int64_t))));
+
+/* The k smallest of value[0 .. count) in ascending order into d2, their candidates into nearest_index: a value's
+ * place is the number of values below it and of equal ones before it. Counted for RANK_LANES values at once, which
+ * value[count ..] pads with infinities. */
+FAR_FIELD_VECTOR_CLONES static void
+rank_nearest (const double *value, const size_t *candidate, size_t count, size_t k, double *d2, size_t *nearest_index)
+{
+  double ranked[RANKED_MAX + 1]; /* places k and on: the values left out */
+  size_t ranked_candidate[RANKED_MAX + 1];
+  for (size_t first = 0; first < count; first += RANK_LANES)
+    {
+      const double *v = value + first;
+      rank_values lanes;
+      memcpy (&lanes, v, sizeof lanes);
+      rank_counts below = { 0 }, not_above = { 0 };
+      for (size_t j = 0; j < count; j++)
+        {
+          rank_values other = (rank_values) { 0 } + value[j];
+          below -= other < lanes; /* a true comparison is -1 in each lane */
+          not_above -= other <= lanes;
+        }
+      for (size_t lane = 0; lane < RANK_LANES && first + lane < count; lane++)
+        {
+          size_t place = (size_t) below[lane];
+          if (not_above[lane] - below[lane] > 1) /* equal values: rarely */
+            for (size_t j = 0; j < first + lane; j++)
+              place += value[j] == v[lane];
+          place = place < k ? place : k;
+          ranked[place] = v[lane];
+          ranked_candidate[place] = candidate[first + lane];
+        }
+    }
+  memcpy (d2, ranked, k * sizeof *d2);
+  memcpy (nearest_index, ranked_candidate, k * sizeof *nearest_index);
+}
+
+/* The same for more values: the k smallest in a max-heap, the others offered to its top, then the nearest first and
+ * the others in the heap's order. value and candidate are overwritten. */
+static void
+heap_nearest (double *value, size_t *candidate, size_t count, size_t k, double *d2, size_t *nearest_index)
+{
+  for (size_t root = k / 2; root-- > 0;)
+    sift_down (value, candidate, k, root);
+  for (size_t w = k; w < count; w++)
+    if (value[w] < value[0])
+      {
+        value[0] = value[w];
+        candidate[0] = candidate[w];
+        sift_down (value, candidate, k, 0);
+      }
+  size_t nearest = 0;
+  for (size_t w = 1; w < k; w++)
+    nearest = value[w] < value[nearest] ? w : nearest;
+  double nearest_d2 = value[nearest];
+  value[nearest] = value[0];
+  value[0] = nearest_d2;
+  memcpy (d2, value, k * sizeof *d2);
+  memcpy (nearest_index, candidate, k * sizeof *nearest_index); /* the same k, in another order */
+}
+
 bool
 shepard_far_field_nearest (const shepard_far_field *far_field, size_t count, const double *x, const double *y,
                            size_t k, double *d2)
@@ -138,7 +217,8 @@ shepard_far_field_nearest (const shepard_far_field *far_field, size_t count, con
   /* Each query's k-th nearest distance is at most the farthest of the previous query's k nearest from it (the first
    * query's: its distance to the pivot plus the pivot's bound). The candidates within that are kept (without
    * branches), then the k nearest of them; at least k are kept. */
-  double bound = sqrt (best[k - 1]), within[SHEPARD_FAR_FIELD_NEAREST_MAX];
+  double bound = sqrt (best[k - 1]), distance2[SHEPARD_FAR_FIELD_NEAREST_MAX];
+  double within[SHEPARD_FAR_FIELD_NEAREST_MAX + RANK_LANES];
   size_t within_index[SHEPARD_FAR_FIELD_NEAREST_MAX], nearest_index[SHEPARD_MAX_NEIGHBORS];
   for (size_t q = 0; q < count; q++)
     {
@@ -153,38 +233,28 @@ shepard_far_field_nearest (const shepard_far_field *far_field, size_t count, con
         for (size_t j = 0; j < k; j++)
           {
             size_t c = nearest_index[j];
-            limit2 = fmax (limit2, (candidate_x[c] - x[q]) * (candidate_x[c] - x[q])
-                                       + (candidate_y[c] - y[q]) * (candidate_y[c] - y[q]));
+            double distance2_c = (candidate_x[c] - x[q]) * (candidate_x[c] - x[q])
+                                 + (candidate_y[c] - y[q]) * (candidate_y[c] - y[q]);
+            limit2 = distance2_c > limit2 ? distance2_c : limit2;
           }
+      candidate_distances (candidate_x, candidate_y, n_candidates, x[q], y[q], distance2);
       size_t n_within = 0;
       for (size_t c = 0; c < n_candidates; c++)
         {
-          double distance2 = (candidate_x[c] - x[q]) * (candidate_x[c] - x[q])
-                             + (candidate_y[c] - y[q]) * (candidate_y[c] - y[q]);
-          within[n_within] = distance2;
+          within[n_within] = distance2[c];
           within_index[n_within] = c;
-          n_within += distance2 <= limit2;
+          n_within += distance2[c] <= limit2;
         }
       if (n_within < k)
         return false; /* only if rounding went far beyond its allowance */
-      /* the k nearest in a max-heap, the others offered to its top, then the nearest first */
-      for (size_t root = k / 2; root-- > 0;)
-        sift_down (within, within_index, k, root);
-      for (size_t w = k; w < n_within; w++)
-        if (within[w] < within[0])
-          {
-            within[0] = within[w];
-            within_index[0] = within_index[w];
-            sift_down (within, within_index, k, 0);
-          }
-      size_t nearest = 0;
-      for (size_t w = 1; w < k; w++)
-        nearest = within[w] < within[nearest] ? w : nearest;
-      double nearest_d2 = within[nearest];
-      within[nearest] = within[0];
-      within[0] = nearest_d2;
-      memcpy (d2 + q * k, within, k * sizeof *d2);
-      memcpy (nearest_index, within_index, k * sizeof *nearest_index);
+      if (n_within <= RANKED_MAX)
+        {
+          for (size_t w = n_within; w % RANK_LANES != 0; w++)
+            within[w] = INFINITY;
+          rank_nearest (within, within_index, n_within, k, d2 + q * k, nearest_index);
+        }
+      else
+        heap_nearest (within, within_index, n_within, k, d2 + q * k, nearest_index);
     }
   return true;
 }

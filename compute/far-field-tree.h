@@ -11,6 +11,14 @@
 #include <math.h>
 #include <stddef.h>
 
+/* Loops over points or queries built for the best vector unit the CPU has, picked when the program loads (host code
+ * only). */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && defined(__x86_64__)
+#define FAR_FIELD_VECTOR_CLONES __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define FAR_FIELD_VECTOR_CLONES
+#endif
+
 /* Leaves hold at most this many points: median splits leave 16 to 32 in each. */
 #define FAR_FIELD_LEAF_POINTS 32
 /* Moments are kept to this total order j + l: of 6 to 24, 16 took the least time in shepard-bench-far-field at

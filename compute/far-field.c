@@ -11,11 +11,11 @@
 #include <stdlib.h>
 
 /* The summing loops for the best vector unit and fused multiply-add the CPU has, picked when the program loads. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define FAR_FIELD_CLONES                                                                                              \
-  __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default"), optimize ("fp-contract=fast")))
+#define FAR_FIELD_CLONES FAR_FIELD_VECTOR_CLONES FAR_FIELD_FUSED
+#if defined(__GNUC__) && !defined(__clang__)
+#define FAR_FIELD_FUSED __attribute__ ((optimize ("fp-contract=fast")))
 #else
-#define FAR_FIELD_CLONES
+#define FAR_FIELD_FUSED
 #endif
 
 double

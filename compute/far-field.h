@@ -78,7 +78,7 @@ void shepard_far_field_sums (const shepard_far_field *far_field, const shepard_f
  * local coordinates), found among the points within reach of the whole tile: a search for one query bounds every
  * other's k-th distance. false, with d2 undefined, where more points lie within that reach than one call holds
  * (SHEPARD_FAR_FIELD_NEAREST_MAX): search those queries one by one. count <= SHEPARD_FAR_FIELD_TILE_MAX,
- * k <= SHEPARD_MAX_NEIGHBORS. Safe from several threads at once; takes about 64 KB of the thread's stack. */
+ * k <= SHEPARD_MAX_NEIGHBORS. Safe from several threads at once; takes about 80 KB of the thread's stack. */
 enum { SHEPARD_FAR_FIELD_NEAREST_MAX = 2048 };
 bool shepard_far_field_nearest (const shepard_far_field *far_field, size_t count, const double *x, const double *y,
                                 size_t k, double *d2);

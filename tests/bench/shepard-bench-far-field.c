@@ -12,7 +12,11 @@
  *
  * With --scaling, how the far field grows from 10K to 16M (16,777,216) points over the same --size grid (issue 15).
  *
- * Exit status 1 where a far-field sum breaks its promise against the float64 brute force.
+ * Before the sums, AIDW's 15 nearest of every cell by one search of the far field's tree per tile (as the engine's far
+ * field path searches them) beside one search of the even grid per cell, and how many cells' distances differ.
+ *
+ * Exit status 1 where a far-field sum breaks its promise against the float64 brute force, or the two searches of the
+ * nearest disagree.
  *
  *   build/tests/bench/shepard-bench-far-field [--points N] [--size W] [--threads T] [--brute-rows R]
  *                                             [--engine [--repeat C]] [--scaling]
@@ -425,6 +429,92 @@ scaling (size_t width, int threads, double tolerance)
   free (job.value);
 }
 
+/* AIDW's k nearest of every cell, two ways: one search per tile of the far field's tree (shepard_far_field_nearest,
+ * as the engine does with the far field) or one search per cell of the even grid (the engine's other path). With
+ * check, every SEARCH_CHECK_EVERY-th tile is searched both ways and compared instead. */
+enum { SEARCH_K = 15, SEARCH_CHECK_EVERY = 16 };
+
+typedef struct {
+  const bench_job *job;
+  bool by_tile, check;
+  size_t mismatches[64]; /* per worker */
+} search_job;
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static bool
+search_tiles (void *context, size_t begin, size_t end, int worker, shepard_error *error)
+{
+  (void) error;
+  search_job *search = context;
+  const bench_job *job = search->job;
+  size_t tiles_across = (job->width + TILE_SIDE - 1) / TILE_SIDE;
+  double x[TILE_SIDE * TILE_SIDE], y[TILE_SIDE * TILE_SIDE], by_tile[TILE_SIDE * TILE_SIDE * SEARCH_K],
+      by_cell[TILE_SIDE * TILE_SIDE * SEARCH_K];
+  size_t index[SEARCH_K];
+  for (size_t t = begin; t < end; t++)
+    {
+      if (search->check && t % SEARCH_CHECK_EVERY != 0)
+        continue;
+      size_t col0 = t % tiles_across * TILE_SIDE, row0 = t / tiles_across * TILE_SIDE, count = 0;
+      for (size_t row = row0; row < row0 + TILE_SIDE && row < job->height; row++)
+        for (size_t col = col0; col < col0 + TILE_SIDE && col < job->width; col++)
+          {
+            x[count] = cell_x (job, col);
+            y[count++] = cell_y (job, row);
+          }
+      bool tiled = (search->by_tile || search->check)
+                   && shepard_far_field_nearest (job->far_field, count, x, y, SEARCH_K, by_tile);
+      if (search->by_tile && !search->check && tiled)
+        continue;
+      for (size_t q = 0; q < count; q++)
+        shepard_even_grid_nearest (job->grid, x[q], y[q], SEARCH_K, by_cell + q * SEARCH_K, index);
+      for (size_t q = 0; search->check && q < count; q++)
+        {
+          double *mine = by_tile + q * SEARCH_K, *theirs = by_cell + q * SEARCH_K;
+          if (!tiled)
+            continue; /* searched cell by cell, as the engine would */
+          qsort (mine, SEARCH_K, sizeof *mine, compare_doubles);
+          qsort (theirs, SEARCH_K, sizeof *theirs, compare_doubles);
+          search->mismatches[worker] += memcmp (mine, theirs, sizeof by_tile[0] * SEARCH_K) != 0;
+        }
+    }
+  return true;
+}
+
+/* Seconds for one way over the whole grid. */
+static double
+time_search (const bench_job *job, int threads, bool by_tile)
+{
+  search_job search = { .job = job, .by_tile = by_tile };
+  size_t tiles = ((job->width + TILE_SIDE - 1) / TILE_SIDE) * ((job->height + TILE_SIDE - 1) / TILE_SIDE);
+  shepard_error error = { 0 };
+  double start = bench_now ();
+  run_or_die (shepard_parallel_for (threads, tiles, 16, search_tiles, &search, NULL, NULL, NULL, &error), &error,
+              "nearest search");
+  return bench_now () - start;
+}
+
+/* Cells whose k nearest differ between the two ways, over every SEARCH_CHECK_EVERY-th tile. */
+static size_t
+search_mismatches (const bench_job *job, int threads)
+{
+  search_job search = { .job = job, .check = true };
+  size_t tiles = ((job->width + TILE_SIDE - 1) / TILE_SIDE) * ((job->height + TILE_SIDE - 1) / TILE_SIDE);
+  shepard_error error = { 0 };
+  run_or_die (shepard_parallel_for (threads, tiles, 16, search_tiles, &search, NULL, NULL, NULL, &error), &error,
+              "nearest search");
+  size_t total = 0;
+  for (int w = 0; w < threads; w++)
+    total += search.mismatches[w];
+  return total;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -510,6 +600,8 @@ main (int argc, char **argv)
   run_or_die (shepard_parallel_for (threads, width, 16, nearest_rows, &job, NULL, NULL, NULL, &error), &error,
               "nearest");
   double nearest_s = bench_now () - start;
+  double search_tile_s = time_search (&job, threads, true), search_cell_s = time_search (&job, threads, false);
+  size_t search_differ = search_mismatches (&job, threads);
 
   brute_job brute = { .job = &job };
   brute.brute = bench_allocate (brute_row_count * width, sizeof (double), "try fewer --brute-rows");
@@ -528,6 +620,9 @@ main (int argc, char **argv)
           width, threads, TILE_SIDE, TILE_SIDE);
   printf ("tree and moments: %.3f s, %.1f MB; nearest point per cell (both need it): %.3f s\n", build_s,
           (double) shepard_far_field_size (far_field) / 1e6, nearest_s);
+  printf ("AIDW's %d nearest of every cell: %.3f s by one search of the tree per tile, %.3f s by one search of the "
+          "even grid per cell; %zu cells differ of those compared (every %dth tile)\n",
+          SEARCH_K, search_tile_s, search_cell_s, search_differ, SEARCH_CHECK_EVERY);
   printf ("brute force, whole grid scaled from %zu rows: float64 (shepard_all_points_sums, the reference) %.2f s; "
           "the engine's float32 %s kernel %.2f s\n",
           brute_row_count, brute_s, shepard_cpu_kernels_select ()->isa_name, float32_s);
@@ -578,5 +673,10 @@ main (int argc, char **argv)
   shepard_far_field_free (far_field);
   shepard_point_set_clear (&points);
   bench_points_free (&data);
+  if (search_differ > 0)
+    {
+      printf ("DISAGREES: the nearest of %zu cells differ between the two searches\n", search_differ);
+      disagrees = true;
+    }
   return disagrees ? 1 : 0;
 }
