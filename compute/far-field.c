@@ -12,7 +12,7 @@
 
 /* The summing loops for the best vector unit and fused multiply-add the CPU has, picked when the program loads. */
 #define FAR_FIELD_CLONES FAR_FIELD_VECTOR_CLONES FAR_FIELD_FUSED
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define FAR_FIELD_FUSED __attribute__ ((optimize ("fp-contract=fast")))
 #else
 #define FAR_FIELD_FUSED
