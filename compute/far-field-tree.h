@@ -179,6 +179,23 @@ far_field_test_exp (double x)
 #endif
 }
 
+/* The logs of the two tests' factors (far_field_accept_order) for a node at rho = radius / distance: the relative
+ * test's (1 + rho spread[1])^alpha_max, and the absolute test's n_points (lambda / distance)^alpha / S_low, alpha the
+ * tile's alpha_min where lambda / distance <= 1 and its alpha_max above. */
+static inline SHEPARD_HOST_DEVICE double
+far_field_relative_log (const far_field_tile_bounds *tile, double rho, const double *spread)
+{
+  return tile->alpha_max * far_field_test_log (1.0 + rho * spread[1]);
+}
+
+static inline SHEPARD_HOST_DEVICE double
+far_field_absolute_log (const far_field_tile_bounds *tile, double n_points, double distance)
+{
+  double ratio = tile->nearest_max / distance;
+  return (ratio <= 1.0 ? tile->alpha_min : tile->alpha_max) * far_field_test_log (ratio)
+         + far_field_test_log (n_points / tile->sum_low);
+}
+
 /* The error a node's truncation may spend, in units of its weights at the node's distance: the larger of the two
  * tests' shares (far_field_accept_order) at rho = radius / distance; 0 where no order can serve. A larger distance
  * never gives less, so that the share at a tile's distance serves any box of queries within the tile
@@ -189,14 +206,24 @@ far_field_error_share (const far_field_tile_bounds *tile, double n_points, doubl
 {
   if (tile->half_epsilon == 0.0 || !(rho * tile->tail_growth[FAR_FIELD_ORDER_MAX] < 1.0))
     return 0.0; /* no order's tail converges (the growth decreases with the order for alpha >= 1) */
-  double ratio = tile->nearest_max / distance;
-  /* log of each test's factor: (1 + rho spread[1])^alpha_max, and n (lambda / distance)^alpha / S_low */
-  double log_relative = tile->alpha_max * far_field_test_log (1.0 + rho * spread[1]);
-  double log_absolute = (ratio <= 1.0 ? tile->alpha_min : tile->alpha_max) * far_field_test_log (ratio)
-                        + far_field_test_log (n_points / tile->sum_low);
+  double log_relative = far_field_relative_log (tile, rho, spread);
+  double log_absolute = far_field_absolute_log (tile, n_points, distance);
   /* the relative test's log is at most 64 log 2; the absolute one's may be far below, where any order does */
   double log_factor = log_relative < log_absolute ? log_relative : log_absolute;
   return tile->half_epsilon * far_field_test_exp (log_factor > -700.0 ? -log_factor : 700.0) * (1.0 - 1e-12);
+}
+
+/* A node's truncation error at this order, per point and in units of its weights at the node's distance, as
+ * far_field_order_for_share bounds it (its roundings' margin included); INFINITY where the tail's bound diverges.
+ * rho_power: rho^(order + 1). */
+static inline SHEPARD_HOST_DEVICE double
+far_field_point_truncation (const far_field_tile_bounds *tile, double rho, double rho_power, const double *spread,
+                            int order)
+{
+  double q = rho * tile->tail_growth[order];
+  if (!(q < 1.0))
+    return INFINITY;
+  return tile->first_left_out[order] * rho_power * spread[order + 1] * (1.0 + 1e-12) / (1.0 - q);
 }
 
 /* The lowest order whose truncation (far_field_series_tail's bound without its division) stays within share for

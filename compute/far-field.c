@@ -59,6 +59,11 @@ typedef struct {
   double inverse_nearest_d2[SHEPARD_FAR_FIELD_TILE_MAX];
   int whole_power; /* shepard_whole_power_of every query's exponent where all have the same, else 0 */
   bool far_summed;  /* the sums hold a far node's part: no longer exact */
+  /* The absolute test's budget (far_field_accept_order), in units of half_epsilon times a query's whole sum of weights,
+   * as spent so far: leaf_share[b] by the leaves summed from their moments for sub-tile b alone, whole_share by the
+   * nodes taken by the whole tile and summed before the last of them were found (far_list_add). */
+  double leaf_share[SUBTILES_MAX];
+  double whole_share;
   double pair_coefficient[FAR_FIELD_TERMS_MAX][SHEPARD_FAR_FIELD_TILE_MAX]; /* c_j c_l, twice for j < l */
   double sums[SHEPARD_MAX_FIELDS + 1][SHEPARD_FAR_FIELD_TILE_MAX]; /* per slot */
 } tile_state;
@@ -274,6 +279,9 @@ prepare_tile (const shepard_far_field_tile *tile, double tolerance, size_t n_fie
   state->subtile_radius = state->n_subtiles > 1 ? SUBTILE_LEAF_RADIUS * side : 0.0;
   far_field_tile_bounds_init (&state->bounds, tolerance, alpha_min, alpha_max, sqrt (nearest2_max));
   state->far_summed = false;
+  for (size_t subtile = 0; subtile < state->n_subtiles; subtile++)
+    state->leaf_share[subtile] = 0.0;
+  state->whole_share = 0.0;
 }
 
 /* Nodes accepted by the walk wait here until the tile's leaves are summed: their exact sums raise the tile's sum_low,
@@ -311,39 +319,202 @@ box_distance2 (const query_box *box, const far_node *node)
   return far_field_box_distance2 (box->x_min, box->y_min, box->x_max, box->y_max, node->cx, node->cy);
 }
 
-/* The waiting nodes, each to the order the raised sum_low allows (never higher than the walk found). */
-static void
-sum_far_list (const shepard_far_field *far_field, tile_state *state, far_list *list)
+/* Every order a node may be summed to: FAR_FIELD_ORDER_MIN, + FAR_FIELD_ORDER_STEP, ... FAR_FIELD_ORDER_MAX. */
+enum { ORDER_CHOICES = (FAR_FIELD_ORDER_MAX - FAR_FIELD_ORDER_MIN) / FAR_FIELD_ORDER_STEP + 1 };
+
+static int
+order_of_choice (int choice)
 {
-  raise_sum_low (state);
+  return FAR_FIELD_ORDER_MIN + choice * FAR_FIELD_ORDER_STEP;
+}
+
+/* The share n_node / n of the absolute test's budget that far_field_accept_order gives a node. */
+static double
+node_share (const shepard_far_field *far_field, size_t index)
+{
+  const far_node *node = &far_field->nodes[index];
+  return (double) (node->end - node->begin) / (double) far_field->n;
+}
+
+/* The order far_field_accept_order allows a waiting node with the raised sum_low (never higher than the walk found). */
+static int
+lowered_order (const shepard_far_field *far_field, const tile_state *state, const far_entry *entry)
+{
+  if (entry->order <= FAR_FIELD_ORDER_MIN)
+    return entry->order;
+  int lowered = far_field_accept_order (&state->bounds, (double) far_field->n, far_field->nodes[entry->index].radius,
+                                        far_field->spread + entry->index * FAR_FIELD_SPREADS, entry->distance2);
+  return lowered >= 0 && lowered < entry->order ? lowered : entry->order;
+}
+
+/* A whole-tile node's truncation error at each order, added in absolute value over its points (far_field_accept_order's
+ * bound), in units of half_epsilon times the whole sum of weights of any query of the tile: 0 where the relative test
+ * holds (that error counts against the other half of epsilon), INFINITY where the bound diverges. */
+static void
+order_errors (const shepard_far_field *far_field, const tile_state *state, const far_entry *entry,
+              double error[ORDER_CHOICES])
+{
+  const far_node *node = &far_field->nodes[entry->index];
+  const double *spread = far_field->spread + entry->index * FAR_FIELD_SPREADS;
+  const far_field_tile_bounds *bounds = &state->bounds;
+  double distance = sqrt (entry->distance2), rho = node->radius / distance;
+  double relative_share = bounds->half_epsilon * exp (-far_field_relative_log (bounds, rho, spread)) * (1.0 - 1e-12);
+  /* n_node (lambda / distance)^alpha / S_low / half_epsilon: at most e^700, which no truncation brings within the
+   * budget (1 at most) */
+  double absolute_log = far_field_absolute_log (bounds, (double) (node->end - node->begin), distance)
+                        - log (bounds->half_epsilon);
+  double absolute_factor = exp (absolute_log < 700.0 ? absolute_log : 700.0) * (1.0 + 1e-12);
+  double rho_power = pow (rho, FAR_FIELD_ORDER_MIN + 1), rho_step = pow (rho, FAR_FIELD_ORDER_STEP);
+  for (int choice = 0; choice < ORDER_CHOICES; choice++, rho_power *= rho_step)
+    {
+      double truncation = far_field_point_truncation (bounds, rho, rho_power, spread, order_of_choice (choice));
+      error[choice] = truncation <= relative_share ? 0.0 : truncation * absolute_factor;
+    }
+}
+
+/* A step down a node's orders, from choice `from` to a cheaper one with more error: `added` error. */
+typedef struct {
+  double added;
+  unsigned entry;
+  unsigned char from, to;
+} order_step;
+
+/* Steps are taken in rough order of their error added per unit of cost saved: by the binary exponent of that ratio,
+ * from 2^-STEP_EXPONENT_LOW (and below) up. */
+enum { STEP_EXPONENT_LOW = 80, STEP_BUCKETS = 100 };
+
+static int
+step_bucket (double ratio)
+{
+  int exponent;
+  frexp (ratio, &exponent);
+  exponent += STEP_EXPONENT_LOW;
+  return ratio == 0.0 || exponent < 0 ? 0 : exponent >= STEP_BUCKETS ? STEP_BUCKETS - 1 : exponent;
+}
+
+/* The whole-tile nodes' orders, chosen together. far_field_accept_order gives each node its share n_node / n of the
+ * absolute test's budget, but a distant node spends little of its share even at the lowest order, while a node near
+ * the tile, holding few points, needs a high order to stay within its own. Here the nodes share the budget left by
+ * the sub-tiles' leaves (the most any sub-tile's took) and the nodes summed before: from the orders of the shares per
+ * node, the steps down that add the least error per unit of cost saved are taken first (each node's steps along the
+ * lower convex hull of its cost against its error, so in their order), as long as the errors added stay within the
+ * budget. */
+static void
+share_budget (const shepard_far_field *far_field, const tile_state *state, const far_list *list, int *order)
+{
+  double error[ORDER_CHOICES], cost[ORDER_CHOICES];
+  int choice[FAR_LIST_MAX];
+  size_t entry_of[FAR_LIST_MAX], count = 0, n_steps = 0;
+  order_step steps[FAR_LIST_MAX * (ORDER_CHOICES - 1)];
+  unsigned short bucket_of[FAR_LIST_MAX * (ORDER_CHOICES - 1)];
+  size_t bucket_start[STEP_BUCKETS + 1] = { 0 };
+  for (int c = 0; c < ORDER_CHOICES; c++) /* per query: the powers of v, then per term its factor and each slot's sum */
+    cost[c] = (double) FAR_FIELD_TERMS_OF_ORDER (order_of_choice (c)) * (double) (state->n_slots + 2)
+              + 4.0 * order_of_choice (c);
+  double budget = 1.0 - state->whole_share;
+  for (size_t subtile = 0; subtile < state->n_subtiles; subtile++)
+    budget = fmin (budget, 1.0 - state->whole_share - state->leaf_share[subtile]);
   for (size_t i = 0; i < list->count; i++)
     {
       const far_entry *entry = &list->entry[i];
-      int order = entry->order;
-      if (order > FAR_FIELD_ORDER_MIN)
+      if (entry->subtile != WHOLE_TILE || order[i] < FAR_FIELD_ORDER_MIN)
+        continue; /* a sub-tile's, or exact (radius 0) */
+      int k = (order[i] - FAR_FIELD_ORDER_MIN) / FAR_FIELD_ORDER_STEP;
+      if (k == 0)
         {
-          int lowered = far_field_accept_order (&state->bounds, (double) far_field->n,
-                                                far_field->nodes[entry->index].radius,
-                                                far_field->spread + entry->index * FAR_FIELD_SPREADS, entry->distance2);
-          order = lowered >= 0 && lowered < order ? lowered : order;
+          budget -= node_share (far_field, entry->index);
+          continue;
         }
+      order_errors (far_field, state, entry, error);
+      choice[count] = k;
+      budget -= error[k];
+      while (k > 0)
+        {
+          int next = -1;
+          double ratio = INFINITY;
+          for (int c = 0; c < k; c++)
+            {
+              double r = (error[c] - error[k]) / (cost[k] - cost[c]);
+              if (r <= ratio)
+                {
+                  ratio = r;
+                  next = c;
+                }
+            }
+          if (next < 0 || !(ratio < INFINITY))
+            break;
+          bucket_of[n_steps] = (unsigned short) step_bucket (ratio);
+          bucket_start[bucket_of[n_steps] + 1]++;
+          steps[n_steps++] = (order_step) { error[next] - error[k], (unsigned) count, (unsigned char) k,
+                                            (unsigned char) next };
+          k = next;
+        }
+      entry_of[count++] = i;
+    }
+  if (n_steps == 0 || !(budget > 0.0))
+    return;
+  for (int b = 0; b < STEP_BUCKETS; b++)
+    bucket_start[b + 1] += bucket_start[b];
+  unsigned short sorted[FAR_LIST_MAX * (ORDER_CHOICES - 1)];
+  for (size_t s = 0; s < n_steps; s++) /* a node's steps stay in their order */
+    sorted[bucket_start[bucket_of[s]]++] = (unsigned short) s;
+  for (size_t t = 0; t < n_steps; t++)
+    {
+      const order_step *step = &steps[sorted[t]];
+      if (choice[step->entry] != step->from || !(step->added <= budget))
+        continue; /* after a step that did not fit, or one that does not */
+      budget -= step->added;
+      choice[step->entry] = step->to;
+    }
+  for (size_t i = 0; i < count; i++)
+    order[entry_of[i]] = order_of_choice (choice[i]);
+}
+
+/* The waiting nodes, each to the order the raised sum_low allows; after the walk (last), the whole tile's nodes to
+ * the orders that share_budget finds. */
+static void
+sum_far_list (const shepard_far_field *far_field, tile_state *state, far_list *list, bool last,
+              shepard_far_field_work *work)
+{
+  raise_sum_low (state);
+  int order[FAR_LIST_MAX];
+  for (size_t i = 0; i < list->count; i++)
+    order[i] = lowered_order (far_field, state, &list->entry[i]);
+  if (last)
+    share_budget (far_field, state, list, order);
+  for (size_t i = 0; i < list->count; i++)
+    {
+      const far_entry *entry = &list->entry[i];
+      size_t terms = FAR_FIELD_TERMS_OF_ORDER (order[i]);
       if (entry->subtile != WHOLE_TILE)
-        sum_far_node (far_field, state, entry->index, order, (size_t) entry->subtile * SUBTILE_QUERIES,
-                      SUBTILE_QUERIES);
+        {
+          size_t first = (size_t) entry->subtile * SUBTILE_QUERIES;
+          size_t queries = state->count - first < SUBTILE_QUERIES ? state->count - first : SUBTILE_QUERIES;
+          sum_far_node (far_field, state, entry->index, order[i], first, SUBTILE_QUERIES);
+          work->moment_terms += terms * queries;
+        }
       else
-        for (size_t block = 0; block < state->n_blocks; block++)
-          sum_far_node (far_field, state, entry->index, order, block * BLOCK_QUERIES, BLOCK_QUERIES);
+        {
+          for (size_t block = 0; block < state->n_blocks; block++)
+            sum_far_node (far_field, state, entry->index, order[i], block * BLOCK_QUERIES, BLOCK_QUERIES);
+          work->moment_terms += terms * state->count;
+          if (!last)
+            state->whole_share += node_share (far_field, entry->index);
+        }
     }
   state->far_summed = state->far_summed || list->count > 0;
   list->count = 0;
 }
 
 static void
-far_list_add (const shepard_far_field *far_field, tile_state *state, far_list *list, far_entry entry)
+far_list_add (const shepard_far_field *far_field, tile_state *state, far_list *list, far_entry entry,
+              shepard_far_field_work *work)
 {
   if (list->count == FAR_LIST_MAX)
-    sum_far_list (far_field, state, list);
+    sum_far_list (far_field, state, list, false, work);
   list->entry[list->count++] = entry;
+  if (entry.subtile != WHOLE_TILE)
+    state->leaf_share[entry.subtile] += node_share (far_field, entry.index);
 }
 
 /* A leaf too near the tile's box: each sub-tile takes it from its moments where its own box is far enough, to the
@@ -386,7 +557,7 @@ near_leaf (const shepard_far_field *far_field, tile_state *state, far_list *far,
       run = subtile + 1;
       if (subtile < state->n_subtiles)
         {
-          far_list_add (far_field, state, far, (far_entry) { index, order, (int) subtile, distance2 });
+          far_list_add (far_field, state, far, (far_entry) { index, order, (int) subtile, distance2 }, work);
           size_t first = subtile * SUBTILE_QUERIES;
           work->far_terms += state->count - first < SUBTILE_QUERIES ? state->count - first : SUBTILE_QUERIES;
         }
@@ -397,7 +568,7 @@ void
 shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_field_tile *tile, double tolerance,
                         size_t n_fields, double *sum_w, double *sum_wz, shepard_far_field_work *work)
 {
-  /* About 95 KB (and 30 KB more in sum_far_node): on the stack, so that a call cannot fail. */
+  /* About 110 KB (and 30 KB more in sum_far_node, 60 KB in share_budget): on the stack, so that a call cannot fail. */
   tile_state tile_state_storage, *state = &tile_state_storage;
   far_list far_storage, *far = &far_storage;
   shepard_far_field_work done = { 0 };
@@ -414,7 +585,7 @@ shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_fi
                                           far_field->spread + index * FAR_FIELD_SPREADS, distance2);
       if (order >= 0)
         {
-          far_list_add (far_field, state, far, (far_entry) { index, order, WHOLE_TILE, distance2 });
+          far_list_add (far_field, state, far, (far_entry) { index, order, WHOLE_TILE, distance2 }, &done);
           done.far_terms += state->count;
         }
       else if (node->second_child == 0)
@@ -425,7 +596,7 @@ shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_fi
           stack[depth++] = index + 1;
         }
     }
-  sum_far_list (far_field, state, far);
+  sum_far_list (far_field, state, far, true, &done);
   for (size_t q = 0; q < tile->count; q++)
     {
       size_t to = state->source[q];
@@ -438,6 +609,7 @@ shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_fi
     {
       work->far_terms += done.far_terms;
       work->direct_pairs += done.direct_pairs;
+      work->moment_terms += done.moment_terms;
       work->tiles++;
     }
 }

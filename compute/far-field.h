@@ -16,8 +16,11 @@
  * range * E / (S - E) with E = sum_i |eps_i| and S the exact sum_w. For each query, the nodes summed from their
  * moments and the leaves summed point by point hold every point once. Every node summed from its moments has a proven
  * bound of its part of E (far-field-tree.h, far_field_accept_order): within e / 2 of its own part of S, or within its
- * share n_node / n of e / 2 times a lower bound of S (the tile's S_low in far_field_tile_bounds: at least the nearest
- * point's weight, and raised from the exact sums of the leaves summed point by point before the far nodes; a partial
+ * share of e / 2 times a lower bound of S. The shares add to at most 1 for every query: n_node / n for the nodes
+ * summed before the walk ends (when the list of waiting nodes fills) and for those taken by one sub-tile; the nodes
+ * taken by the whole tile after that share what is left as lowers their terms (far-field.c, share_budget). S_low,
+ * the lower bound, is the tile's in far_field_tile_bounds: at least the nearest point's weight, and raised from the
+ * exact sums of the leaves summed point by point before the far nodes (a partial
  * sum of exact weights, of the whole tile or of a sub-tile, is no more than the whole). A sub-tile's test takes the
  * tile's bounds with its own box's distance: its queries' powers and nearest distances lie within the tile's, and the
  * error share found at the tile's distance holds at any larger one (far_field_error_share). So E <= e S and the mean
@@ -63,13 +66,14 @@ typedef struct {
 typedef struct {
   uint64_t far_terms;    /* (query, node) pairs summed from the node's moments */
   uint64_t direct_pairs; /* (query, point) pairs weighed one by one */
+  uint64_t moment_terms; /* (query, moment) pairs summed: the far nodes' work at their orders */
   uint64_t tiles;
 } shepard_far_field_work;
 
 /* The sums of w and of w z for the first n_fields fields of each query of the tile, w relative to its nearest_d2 as
  * shepard_all_points_sums gives them: sum_w[q] and sum_wz[q * n_fields + f], within the guarantee above for
  * tolerance > 0 (0: every point weighed one by one). work may be NULL. Safe to call from several threads at once;
- * each call takes about 128 KB of its thread's stack. */
+ * each call takes about 200 KB of its thread's stack. */
 void shepard_far_field_sums (const shepard_far_field *far_field, const shepard_far_field_tile *tile, double tolerance,
                              size_t n_fields, double *sum_w, double *sum_wz, shepard_far_field_work *work);
 

@@ -397,10 +397,15 @@ test_work_follows_tolerance (void)
       check_tile (&fx, tiles_x[0], tiles_y[0], alpha, 64, 1, loose_tolerance, 1, &loose);
       check_tile (&fx, tiles_x[0], tiles_y[0], alpha, 64, 1, tight_tolerance, 1, &tight);
     }
-  g_test_message ("1e-3: %" G_GUINT64_FORMAT " far terms, %" G_GUINT64_FORMAT " direct pairs; 1e-7: %" G_GUINT64_FORMAT
-                  " far terms, %" G_GUINT64_FORMAT " direct pairs",
-                  loose.work.far_terms, loose.work.direct_pairs, tight.work.far_terms, tight.work.direct_pairs);
+  g_test_message ("1e-3: %" G_GUINT64_FORMAT " far terms (%" G_GUINT64_FORMAT " moments), %" G_GUINT64_FORMAT
+                  " direct pairs; 1e-7: %" G_GUINT64_FORMAT " far terms (%" G_GUINT64_FORMAT " moments), %"
+                  G_GUINT64_FORMAT " direct pairs",
+                  loose.work.far_terms, loose.work.moment_terms, loose.work.direct_pairs, tight.work.far_terms,
+                  tight.work.moment_terms, tight.work.direct_pairs);
   g_assert_cmpuint (loose.work.direct_pairs, <=, tight.work.direct_pairs);
+  /* a tighter tolerance sums the far nodes to higher orders; each (query, node) pair takes one moment at least */
+  g_assert_cmpuint (loose.work.moment_terms, <, tight.work.moment_terms);
+  g_assert_cmpuint (tight.work.far_terms, <=, tight.work.moment_terms);
   g_assert_cmpuint (loose.work.far_terms + loose.work.direct_pairs, <,
                     tight.work.far_terms + tight.work.direct_pairs);
   /* and far less than the brute force's pairs */
