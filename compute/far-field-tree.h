@@ -213,9 +213,9 @@ far_field_error_share (const far_field_tile_bounds *tile, double n_points, doubl
   return tile->half_epsilon * far_field_test_exp (log_factor > -700.0 ? -log_factor : 700.0) * (1.0 - 1e-12);
 }
 
-/* A node's truncation error at this order, per point and in units of its weights at the node's distance, as
- * far_field_order_for_share bounds it (its roundings' margin included); INFINITY where the tail's bound diverges.
- * rho_power: rho^(order + 1). */
+/* A node's truncation error at this order, per point and in units of its weights at the node's distance:
+ * far_field_series_tail's bound with the node's spread[order + 1] for rho^(order + 1) (far_field_accept_order), its
+ * roundings' margin included; INFINITY where the tail's bound diverges. rho_power: rho^(order + 1). */
 static inline SHEPARD_HOST_DEVICE double
 far_field_point_truncation (const far_field_tile_bounds *tile, double rho, double rho_power, const double *spread,
                             int order)
@@ -226,9 +226,9 @@ far_field_point_truncation (const far_field_tile_bounds *tile, double rho, doubl
   return tile->first_left_out[order] * rho_power * spread[order + 1] * (1.0 + 1e-12) / (1.0 - q);
 }
 
-/* The lowest order whose truncation (far_field_series_tail's bound without its division) stays within share for
- * queries no nearer than radius / rho to the node's centre, or -1: distant nodes need fewer terms. share may come
- * from far_field_error_share at a smaller distance (a larger rho): it is then smaller, and the order still holds. */
+/* The lowest order whose truncation (far_field_point_truncation) stays within share for queries no nearer than
+ * radius / rho to the node's centre, or -1: distant nodes need fewer terms. share may come from
+ * far_field_error_share at a smaller distance (a larger rho): it is then smaller, and the order still holds. */
 static inline SHEPARD_HOST_DEVICE int
 far_field_order_for_share (const far_field_tile_bounds *tile, double rho, const double *spread, double share)
 {
@@ -239,8 +239,7 @@ far_field_order_for_share (const far_field_tile_bounds *tile, double rho, const 
     rho_power *= rho;
   for (int order = FAR_FIELD_ORDER_MIN; order <= FAR_FIELD_ORDER_MAX; order += FAR_FIELD_ORDER_STEP)
     {
-      double q = rho * tile->tail_growth[order];
-      if (q < 1.0 && tile->first_left_out[order] * rho_power * spread[order + 1] * (1.0 + 1e-12) <= share * (1.0 - q))
+      if (far_field_point_truncation (tile, rho, rho_power, spread, order) <= share)
         return order;
       for (int k = 0; k < FAR_FIELD_ORDER_STEP; k++)
         rho_power *= rho;

@@ -389,7 +389,8 @@ step_bucket (double ratio)
   int exponent;
   frexp (ratio, &exponent);
   exponent += STEP_EXPONENT_LOW;
-  return ratio == 0.0 || exponent < 0 ? 0 : exponent >= STEP_BUCKETS ? STEP_BUCKETS - 1 : exponent;
+  /* ratio <= 0: a step that costs less and errs no more comes first */
+  return ratio <= 0.0 || exponent < 0 ? 0 : exponent >= STEP_BUCKETS ? STEP_BUCKETS - 1 : exponent;
 }
 
 /* The whole-tile nodes' orders, chosen together. far_field_accept_order gives each node its share n_node / n of the
