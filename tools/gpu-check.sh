@@ -56,7 +56,8 @@ fi
 if is_skipped preview-benchmark; then
   preview_reserve=0
 fi
-test_timeout=120
+# A test program's limit: test-interpolation and test-multi-gpu take about 120 s each on an H100 host (2026-11-27).
+test_timeout=200
 sanitize_cap=150
 # compute-sanitizer does not support CUDA Dynamic Parallelism ("not supported by the selected tool"): the CDP variant,
 # a benchmark-only reproduction of Mei (2014), stays out of the sanitizer runs; cdp-idw-check checks its results.
