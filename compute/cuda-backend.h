@@ -48,8 +48,9 @@ typedef struct {
 } shepard_cuda_variant;
 
 /* Device time of the last interpolate or cross-validate call, in milliseconds, by stage (CUDA events on the
- * backend's stream); the slices run since (shepard_cuda_interpolate_slice) add theirs, from zero after
- * shepard_cuda_backend_clear_timings. */
+ * backend's stream); the runs since (shepard_cuda_interpolate_run) add theirs, from zero after
+ * shepard_cuda_backend_clear_timings. The far field's slices overlap their stage 1, sums and copies
+ * (shepard_cuda_plan_slices): their whole span counts as weighting_ms, and knn_ms and download_ms stay 0. */
 typedef struct {
   double upload_ms;    /* query coordinates (point lists) or the folds (k-fold cross-validation) to the device */
   double knn_ms;       /* stage 1, including the fused N-nearest weighting */
@@ -86,26 +87,35 @@ shepard_status shepard_cuda_backend_set_far_field (shepard_cuda_backend *backend
 void shepard_cuda_backend_set_variant (shepard_cuda_backend *backend, const shepard_cuda_variant *variant);
 
 /* As shepard_cpu_interpolate: params valid, r_exp in given units; every field of points, mapped back to given values
- * (NaN where the neighbourhood holds no data). The queries run slice after slice (shepard_cuda_slice_queries). */
+ * (NaN where the neighbourhood holds no data). The queries run slice after slice (shepard_cuda_plan_slices for one
+ * GPU). */
 shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set *points,
                                          const shepard_params *params, double r_exp,
                                          const shepard_query_set *queries, const shepard_outputs *outputs,
                                          shepard_progress_fn progress, void *progress_data, shepard_error *error);
 
-/* Queries per slice of an interpolation of `queries` with params (summation resolved) when `gpus` GPUs share the
- * slices, taking them in turn: whole raster rows, a multiple of the far field's tiles and of the brute force's
- * patches. No query's value depends on the slices, so any number of GPUs gives what one gives, bit for bit. */
-size_t shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_params *params,
-                                   const shepard_query_set *queries, size_t gpus);
+/* How an interpolation's queries go to the GPUs: `count` slices of `size` queries (the last may be short; whole raster
+ * rows, a multiple of the far field's tiles and of the brute force's patches) in `runs` runs, run r taking slices r,
+ * r + runs, r + 2 runs, ... Each GPU takes a run at a time, in turn. The brute force and the local methods give each
+ * slice a run of its own, so that an uneven machine shares them. The far field's runs are one a GPU, their slices
+ * interleaved over the raster (its rows' costs differ, and every run then samples them all) and each GPU sums its
+ * slices on several streams at once, so that no slice's last wave leaves the GPU idle and each slice's results reach
+ * the caller while the next ones run. No query's value depends on the slices, so any number of GPUs gives what one
+ * gives, bit for bit. */
+typedef struct {
+  size_t size, count, runs;
+} shepard_cuda_slices;
+shepard_cuda_slices shepard_cuda_plan_slices (const shepard_point_set *points, const shepard_params *params,
+                                              const shepard_query_set *queries, size_t gpus);
 void shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend);
-/* Slice number `slice`, of `size` queries (shepard_cuda_slice_queries for the GPUs sharing them, computed once by the
- * caller), of the queries into outputs (indexed by query, as shepard_cuda_interpolate fills them), with no progress: a
- * slice of several GPUs' is at most about 500 ms of the device's work. Backends on different devices may run slices
- * of one interpolation at once, each from its own thread. */
-shepard_status shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
-                                               const shepard_params *params, double r_exp,
-                                               const shepard_query_set *queries, size_t size, size_t slice,
-                                               const shepard_outputs *outputs, shepard_error *error);
+/* Run `run` of slices (shepard_cuda_plan_slices for the GPUs sharing them, computed once by the caller) of the queries
+ * into outputs (indexed by query, as shepard_cuda_interpolate fills them), with no progress: a run of several GPUs' is
+ * at most about 500 ms of the device's work, or a far field's share. Backends on different devices may run runs of
+ * one interpolation at once, each from its own thread. */
+shepard_status shepard_cuda_interpolate_run (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                             const shepard_params *params, double r_exp,
+                                             const shepard_query_set *queries, const shepard_cuda_slices *slices,
+                                             size_t run, const shepard_outputs *outputs, shepard_error *error);
 
 /* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold (field 0). The
  * predictions come back as float32, as the GPU computes them, in field 0's scaled LOCAL frame (given = z_origin[0] +

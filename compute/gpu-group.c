@@ -159,18 +159,18 @@ typedef struct {
   const shepard_params *params;
   double r_exp;
   const shepard_query_set *queries;
-  size_t slice_queries;
+  shepard_cuda_slices slices;
   const shepard_outputs *outputs;
-} slice_job;
+} run_job;
 
-/* Worker w drives GPU w; the slices come in the order they are asked for. */
+/* Worker w drives GPU w; the runs come in the order they are asked for. */
 static bool
-interpolate_slices (void *context, size_t begin, size_t end, int worker, shepard_error *error)
+interpolate_runs (void *context, size_t begin, size_t end, int worker, shepard_error *error)
 {
-  slice_job *job = context;
-  for (size_t slice = begin; slice < end; slice++)
-    if (shepard_cuda_interpolate_slice (job->engine->gpus[worker], &job->engine->points, job->params, job->r_exp,
-                                        job->queries, job->slice_queries, slice, job->outputs, error)
+  run_job *job = context;
+  for (size_t run = begin; run < end; run++)
+    if (shepard_cuda_interpolate_run (job->engine->gpus[worker], &job->engine->points, job->params, job->r_exp,
+                                      job->queries, &job->slices, run, job->outputs, error)
         != SHEPARD_OK)
       return false;
   return true;
@@ -181,13 +181,12 @@ shepard_gpu_group_interpolate (shepard_engine *engine, const shepard_params *par
                                const shepard_query_set *queries, const shepard_outputs *outputs,
                                shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
-  size_t slice = shepard_cuda_slice_queries (&engine->points, params, queries, engine->n_gpus);
-  size_t slices = slice > 0 ? (queries->count + slice - 1) / slice : 0;
-  slice_job job = { engine, params, r_exp, queries, slice, outputs };
+  run_job job = { engine, params, r_exp, queries, shepard_cuda_plan_slices (&engine->points, params, queries,
+                                                                            engine->n_gpus), outputs };
   for (size_t i = 0; i < engine->n_gpus; i++)
     shepard_cuda_backend_clear_timings (engine->gpus[i]);
-  return shepard_parallel_for ((int) engine->n_gpus, slices, 1, interpolate_slices, &job, progress, progress_data,
-                               "Interpolating on the GPU", error);
+  return shepard_parallel_for ((int) engine->n_gpus, job.slices.runs, 1, interpolate_runs, &job, progress,
+                               progress_data, "Interpolating on the GPU", error);
 }
 
 /* A cross-validation's slices of sorted slots, handed out as an interpolation's: each GPU readies itself at its first

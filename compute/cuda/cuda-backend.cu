@@ -161,6 +161,14 @@ backend_new (int device, shepard_cuda_backend **out, shepard_error *error)
     status = cudaEventCreateWithFlags (&backend->side_done, cudaEventDisableTiming);
   for (int i = 0; i < 5 && status == cudaSuccess; i++)
     status = cudaEventCreate (&backend->marks[i]);
+  for (cudaStream_t &stream : backend->slice_streams)
+    if (status == cudaSuccess)
+      status = cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking);
+  if (status == cudaSuccess)
+    status = cudaEventCreateWithFlags (&backend->slices_may_start, cudaEventDisableTiming);
+  for (cudaEvent_t &done : backend->slice_done)
+    if (status == cudaSuccess)
+      status = cudaEventCreateWithFlags (&done, cudaEventDisableTiming);
   if (status != cudaSuccess)
     {
       shepard_cuda_backend_free (backend);
@@ -364,6 +372,14 @@ shepard_cuda_backend_free (shepard_cuda_backend *backend)
     cudaEventDestroy (backend->side_may_start);
   if (backend->side_done)
     cudaEventDestroy (backend->side_done);
+  for (cudaEvent_t done : backend->slice_done)
+    if (done)
+      cudaEventDestroy (done);
+  if (backend->slices_may_start)
+    cudaEventDestroy (backend->slices_may_start);
+  for (cudaStream_t stream : backend->slice_streams)
+    if (stream)
+      cudaStreamDestroy (stream);
   if (backend->side_stream)
     cudaStreamDestroy (backend->side_stream);
   if (backend->stream)

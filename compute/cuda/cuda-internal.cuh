@@ -302,6 +302,10 @@ struct Band {
   double *host_query_x = nullptr, *host_query_y = nullptr;                    // pinned
 };
 
+// The far field's slices run on these streams in turn, and a band holds at most this many of them at once.
+constexpr int kSliceStreams = 4;
+constexpr int kMaxBandSlices = 32;
+
 // Sizes a band for `queries` queries and `fields` value planes, growing its memory when needed (cuda-backend.cu).
 shepard_status reserve_band (Band &band, size_t queries, size_t fields, shepard_error *error);
 // Sizes stage 2's sums of a band for `sums` doubles each.
@@ -346,6 +350,10 @@ struct shepard_cuda_backend {
   cudaStream_t side_stream = nullptr;
   cudaEvent_t side_may_start = nullptr, side_done = nullptr;
   cudaEvent_t marks[5] = {};
+  // The far field's slices (cuda-interpolate.cu): streams taken in turn, and when each slice of a band is done.
+  cudaStream_t slice_streams[shepard_cuda::kSliceStreams] = {};
+  cudaEvent_t slices_may_start = nullptr;
+  cudaEvent_t slice_done[shepard_cuda::kMaxBandSlices] = {};
   shepard_cuda::DevicePoints points;
   shepard_cuda::DeviceGrid grid;
   void *scan_storage = nullptr;

@@ -26,13 +26,19 @@ namespace {
 constexpr double kTiledPairsPerLaunch = 1e11;
 constexpr double kNaivePairsPerLaunch = 1e10;
 constexpr size_t kPieceGranule = 256;
-// Slices (the bands of queries run in one go). One GPU takes the largest, which keep its kernels full: the brute
-// force's point groups hold float64 sums per query (16 planes of 16 bytes), so its slices stay smaller. Several GPUs
-// take slices below about this many pairs of the brute force (~450 ms on an H100) or queries of light work (the far
-// field, local neighbourhoods), so that an uneven machine can still share them, and of those the largest that keep
-// the GPUs evenly busy (slice_queries): each slice ends in a tail that leaves part of its GPU idle.
+// Slices (the bands of queries run in one go) of the brute force and the local methods. One GPU takes the largest,
+// which keep its kernels full: the brute force's point groups hold float64 sums per query (16 planes of 16 bytes), so
+// its slices stay smaller. Several GPUs take slices below about this many pairs of the brute force (~450 ms on an
+// H100) or queries of local neighbourhoods, so that an uneven machine can still share them, and of those the largest
+// that keep the GPUs evenly busy (slice_queries): each slice ends in a tail that leaves part of its GPU idle.
 constexpr double kSlicePairs = 1e12;
 constexpr size_t kLightSliceQueries = (size_t) 1 << 21;
+// The far field's slices: about half a wave of its tiles on an H100 (2,112 warps of 64 queries), and at least two a
+// GPU. They run on kSliceStreams streams at once, so that a slice's tail overlaps the next slices' work, and each
+// slice's results are copied back and reach the caller while the next ones run (plan_slices). On two H200s, slices of
+// 64K made 1M over 1024^2 1.84-1.86x one GPU's where 128K made 1.82x (tests/bench/results/h200x2-stop34-*).
+constexpr size_t kFarFieldSliceQueries = (size_t) 1 << 16;
+constexpr size_t kFarFieldSlicesPerGpu = 2;
 constexpr size_t kMaxSliceQueries = (size_t) 1 << 22;
 constexpr size_t kMaxBruteForceSliceQueries = (size_t) 1 << 20;
 // A slice of a raster is whole rows, a multiple of the far field's tile rows (the brute force's: of its patch rows),
@@ -44,7 +50,7 @@ constexpr size_t kSliceListGranule = 64;
 // A band's results go from float32 to the caller's float64 on up to this many threads, in chunks of this many cells:
 // on one thread, 1M cells took 3 ms beside 19 ms of a far field's work on an H100, while the GPU waited.
 constexpr size_t kResultThreads = 8;
-constexpr size_t kResultChunk = (size_t) 1 << 16;
+constexpr size_t kResultChunk = (size_t) 1 << 14;
 
 } // namespace
 
@@ -142,11 +148,78 @@ slice_queries (const shepard_point_set *set, const shepard_params *params, const
   return slice < queries->count ? slice : queries->count;
 }
 
-/* A band's results on the host, each to its place in the outputs. */
+static bool
+sums_far_field (const shepard_params *params)
+{
+  return shepard_params_weight_all_points (params) && params->summation == SHEPARD_SUMMATION_FAR_FIELD;
+}
+
+/* The slices and runs of shepard_cuda_plan_slices. The far field's slices are a multiple of its tiles' rows (of its
+ * tiles of a list), so that each query's tile is the same in any plan. */
+static shepard_cuda_slices
+plan_slices (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
+             size_t gpus)
+{
+  shepard_cuda_slices plan = {};
+  if (queries->count == 0)
+    return plan;
+  if (sums_far_field (params))
+    {
+      size_t unit = queries->grid ? kSliceRowGranule * queries->grid->width : kSliceListGranule;
+      size_t units = divide_up (queries->count, unit);
+      size_t slice = kFarFieldSliceQueries / unit, fewest = divide_up (units, kFarFieldSlicesPerGpu * gpus);
+      slice = slice < 1 ? 1 : slice < fewest ? slice : fewest;
+      // As many slices for every GPU where the units allow.
+      size_t slices = divide_up (divide_up (units, slice), gpus) * gpus;
+      slice = divide_up (units, slices < units ? slices : units);
+      plan.size = slice * unit;
+      plan.size = plan.size < queries->count ? plan.size : queries->count;
+      plan.count = divide_up (queries->count, plan.size);
+      plan.runs = gpus < plan.count ? gpus : plan.count;
+      return plan;
+    }
+  plan.size = slice_queries (set, params, queries, gpus);
+  plan.count = divide_up (queries->count, plan.size);
+  plan.runs = plan.count;
+  return plan;
+}
+
+/* One backend's plan: every slice in one run. */
+static shepard_cuda_slices
+one_run (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries)
+{
+  shepard_cuda_slices plan = plan_slices (set, params, queries, 1);
+  plan.runs = plan.count > 0 ? 1 : 0;
+  return plan;
+}
+
+/* Queries of slice `slice`: [*first, *first + return value). */
+static size_t
+slice_span (const shepard_cuda_slices &plan, size_t count, size_t slice, size_t *first)
+{
+  *first = slice * plan.size;
+  return count - *first < plan.size ? count - *first : plan.size;
+}
+
+/* The queries of run `run`'s slices. */
+static size_t
+run_queries (const shepard_cuda_slices &plan, size_t count, size_t run)
+{
+  size_t queries = 0;
+  for (size_t slice = run; slice < plan.count; slice += plan.runs)
+    {
+      size_t first;
+      queries += slice_span (plan, count, slice, &first);
+    }
+  return queries;
+}
+
+/* A band's results on the host, each to its place in the outputs: cell i of [begin, end) at band_offset + i of the
+ * band, and at first + i of the outputs. */
 typedef struct {
   const shepard_point_set *set;
   const Band *band;
-  size_t band_queries, fields, n_queries, first;
+  size_t band_queries, band_offset, fields, n_queries, first;
   const shepard_outputs *outputs;
   bool alpha, r_obs;
 } BandResults;
@@ -160,34 +233,53 @@ copy_band_results (void *context, size_t begin, size_t end, int worker, shepard_
   (void) error;
   const BandResults *results = (const BandResults *) context;
   const shepard_outputs *outputs = results->outputs;
+  const Band *band = results->band;
+  size_t at = results->band_offset;
   for (size_t f = 0; f < results->fields; f++)
     {
-      const float *local = results->band->host_value + f * results->band_queries;
+      const float *local = band->host_value + f * results->band_queries + at;
       double *given = outputs->values + f * results->n_queries + results->first;
       for (size_t i = begin; i < end; i++)
         given[i] = shepard_point_set_value (results->set, f, local[i]);
     }
   for (size_t i = begin; results->alpha && i < end; i++)
-    outputs->alpha[results->first + i] = results->band->host_alpha[i];
+    outputs->alpha[results->first + i] = band->host_alpha[at + i];
   for (size_t i = begin; results->r_obs && i < end; i++)
-    outputs->r_obs[results->first + i] = results->band->host_r_obs[i];
+    outputs->r_obs[results->first + i] = band->host_r_obs[at + i];
   return true;
 }
 
-/* Queries [begin, end) (whole slices of band_queries, slice_queries' size; the last may be short) into the host
- * outputs (every field, mapped back to given values), or (target not null) into a device grid that keeps field 0's
- * values and the alphas on the GPU. */
-static shepard_status
-interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
-             const shepard_query_set *queries, size_t begin, size_t end, size_t band_queries,
-             const shepard_outputs *outputs, shepard_device_grid *target, shepard_progress_fn progress,
-             void *progress_data, shepard_error *error)
+/* count cells of the band's results, on up to kResultThreads threads. */
+static void
+deliver_band_results (const BandResults &results, size_t count)
 {
-  CHECK (cudaSetDevice (backend->device), "selecting the GPU");
+  BandResults context = results;
+  size_t threads = divide_up (count, kResultChunk), cpus = (size_t) shepard_cpu_count ();
+  threads = threads < kResultThreads ? threads : kResultThreads;
+  threads = threads < cpus ? threads : cpus;
+  // Where no thread could start (nothing copied then), the copy runs here.
+  if (threads <= 1
+      || shepard_parallel_for ((int) threads, count, kResultChunk, copy_band_results, &context, nullptr, nullptr,
+                               nullptr, nullptr)
+             != SHEPARD_OK)
+    copy_band_results (&context, 0, count, 0, nullptr);
+}
+
+/* What every band of an interpolation shares: stage 1's parameters and the stages to run. */
+struct Setup {
+  Stage1Params stage1;
+  bool aidw, fused, weigh_all, far_field, inverse_square, clamp;
+  size_t fields;
+};
+
+static shepard_status
+set_up (const shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params,
+        double r_exp, const shepard_query_set *queries, bool to_device, Setup &setup, shepard_error *error)
+{
   bool aidw = params->method == SHEPARD_METHOD_AIDW;
   size_t n = set->n;
-  size_t fields = target ? 1 : set->n_fields;
-  Stage1Params stage1 = {};
+  Stage1Params &stage1 = setup.stage1;
+  stage1 = {};
   stage1.hood = neighbourhood_of (params, set->scale);
   const Neighbourhood &hood = stage1.hood;
   bool fused = hood.mode == kFused;
@@ -220,17 +312,196 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
   stage1.local_to_given = (float) (1.0 / set->scale);
   // kFused selects the same count everywhere: all n points, or the N nearest.
   stage1.no_data = fused && (all_points ? n : (size_t) stage1.n_weighted) < (size_t) hood.min_points;
-  stage1.n_fields = (int) fields;
+  setup.fields = to_device ? 1 : set->n_fields;
+  stage1.n_fields = (int) setup.fields;
+  setup.aidw = aidw;
+  setup.fused = fused;
   // With smoothing, 1 / (d2 + S^2) is no longer the reciprocal of a plain squared distance.
-  bool inverse_square = !aidw && params->power == 2.0 && !hood.smoothed;
-  bool clamp = queries_need_clamp (set, params, queries, hood.smoothing2,
-                                   hood.smoothed ? (double) hood.smoothing2 : coincident_d2);
-  bool weigh_all = all_points && !stage1.no_data;
+  setup.inverse_square = !aidw && params->power == 2.0 && !hood.smoothed;
+  setup.clamp = queries_need_clamp (set, params, queries, hood.smoothing2,
+                                    hood.smoothed ? (double) hood.smoothing2 : coincident_d2);
+  setup.weigh_all = all_points && !stage1.no_data;
   // The engine resolves the summation and hands over the tree (shepard_cuda_backend_set_far_field) before it asks.
-  bool far_field = weigh_all && params->summation == SHEPARD_SUMMATION_FAR_FIELD;
-  if (far_field && backend->far_field.source == nullptr)
+  setup.far_field = setup.weigh_all && params->summation == SHEPARD_SUMMATION_FAR_FIELD;
+  if (setup.far_field && backend->far_field.source == nullptr)
     return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The far field's tree is not on the GPU.");
-  stage1.far_field = far_field;
+  stage1.far_field = setup.far_field;
+  return SHEPARD_OK;
+}
+
+/* Explicit queries [first, first + count) into the band's pinned coordinates from band offset `at`, in the local
+ * frame. */
+static void
+stage_query_points (const shepard_point_set *set, const shepard_query_set *queries, Band &band, size_t first,
+                    size_t count, size_t at)
+{
+  for (size_t i = 0; i < count; i++)
+    {
+      band.host_query_x[at + i] = shepard_point_set_local (queries->x[first + i], set->origin_x, set->scale);
+      band.host_query_y[at + i] = shepard_point_set_local (queries->y[first + i], set->origin_y, set->scale);
+    }
+}
+
+/* Queries [first, first + count) written straight into the device grid; IDW has no r_obs: all bits set, a NaN. */
+static cudaError_t
+aim_at_device_grid (Stage1Outputs &out, shepard_device_grid *target, size_t first, size_t count, bool aidw,
+                    cudaStream_t stream)
+{
+  out.value = target->values + first;
+  out.alpha = target->alpha + first;
+  if (aidw)
+    {
+      out.r_obs = target->r_obs + first;
+      return cudaSuccess;
+    }
+  return cudaMemsetAsync (target->r_obs + first, 0xff, count * sizeof (float), stream);
+}
+
+/* Waits for every slice stream: what a band leaves running when it stops early. */
+static void
+drain_slice_streams (shepard_cuda_backend *backend)
+{
+  for (cudaStream_t stream : backend->slice_streams)
+    cudaStreamSynchronize (stream);
+}
+
+/* The far field's slices of one run: each band holds up to kMaxBandSlices of them, slice j at band offset j * size,
+ * and each slice runs stage 1, the sums and its copies on slice stream j % kSliceStreams; the host takes each slice's
+ * results as soon as they are back, in order, while later slices run. */
+static shepard_status
+interpolate_far_field (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params,
+                       const Setup &setup, const shepard_query_set *queries, const shepard_cuda_slices &plan,
+                       size_t run, const shepard_outputs *outputs, shepard_device_grid *target,
+                       shepard_progress_fn progress, void *progress_data, shepard_error *error)
+{
+  size_t run_slices = plan.count > run ? divide_up (plan.count - run, plan.runs) : 0;
+  size_t band_slices = kMaxSliceQueries / plan.size;
+  band_slices = band_slices < 1 ? 1 : band_slices > (size_t) kMaxBandSlices ? (size_t) kMaxBandSlices : band_slices;
+  band_slices = band_slices < run_slices ? band_slices : run_slices;
+  size_t band_queries = band_slices * plan.size;
+  shepard_status reserved = reserve_band (backend->band, band_queries, setup.fields, error);
+  if (reserved != SHEPARD_OK)
+    return reserved;
+  Band &band = backend->band;
+  QuerySource whole;
+  if (queries->grid)
+    whole = grid_source (set, queries->grid);
+  bool want_alpha = target || outputs->alpha, want_r_obs = (target || outputs->r_obs) && setup.aidw;
+  cudaStream_t stream = backend->stream;
+  cudaEvent_t *marks = backend->marks;
+  size_t total_queries = run_queries (plan, queries->count, run);
+
+  if (progress && !progress (0.0, "Interpolating on the GPU", progress_data))
+    return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+  size_t done_queries = 0;
+  for (size_t first_slice = 0; first_slice < run_slices; first_slice += band_slices)
+    {
+      size_t slices = run_slices - first_slice < band_slices ? run_slices - first_slice : band_slices;
+      CHECK (cudaEventRecord (marks[1], stream), "timing the GPU work");
+      CHECK (cudaEventRecord (backend->slices_may_start, stream), "starting the far field on the GPU");
+      for (cudaStream_t slice_stream : backend->slice_streams)
+        CHECK (cudaStreamWaitEvent (slice_stream, backend->slices_may_start, 0), "starting the far field on the GPU");
+      for (size_t j = 0; j < slices; j++)
+        {
+          size_t first, count = slice_span (plan, queries->count, run + (first_slice + j) * plan.runs, &first);
+          size_t at = j * plan.size;
+          cudaStream_t slice_stream = backend->slice_streams[j % kSliceStreams];
+          QuerySource source = whole;
+          if (!queries->grid)
+            {
+              stage_query_points (set, queries, band, first, count, at);
+              CHECK (cudaMemcpyAsync (band.query_x + at, band.host_query_x + at, count * sizeof (double),
+                                      cudaMemcpyHostToDevice, slice_stream), "copying query points to the GPU");
+              CHECK (cudaMemcpyAsync (band.query_y + at, band.host_query_y + at, count * sizeof (double),
+                                      cudaMemcpyHostToDevice, slice_stream), "copying query points to the GPU");
+              source.x = band.query_x + at;
+              source.y = band.query_y + at;
+            }
+          source.first_index = (long long) first;
+          source.count = (int) count;
+          Stage1Outputs out = { band.value + at, band_queries, band.done + at, band.exponent + at, band.offset + at,
+                                want_alpha ? band.alpha + at : nullptr, want_r_obs ? band.r_obs + at : nullptr,
+                                nullptr, nullptr, 0 };
+          if (target)
+            CHECK (aim_at_device_grid (out, target, first, count, setup.aidw, slice_stream),
+                   "clearing the result grid on the GPU");
+          CHECK (launch_stage1 (backend->grid, backend->points, source, setup.stage1, out, backend->variant.knn,
+                                slice_stream), "searching the nearest neighbours on the GPU");
+          // The fields share stage 1's alphas and exponents.
+          for (size_t f = 0; f < setup.fields; f++)
+            CHECK (launch_far_field (backend->far_field, source, out, (int) f, params->tolerance, slice_stream),
+                   "summing the far field on the GPU");
+          if (target)
+            CHECK (launch_values_to_given (out.value, count, set->z_origin[0], set->z_scale[0], slice_stream),
+                   "mapping the values on the GPU");
+          else
+            {
+              for (size_t f = 0; f < setup.fields; f++)
+                CHECK (cudaMemcpyAsync (band.host_value + f * band_queries + at, band.value + f * band_queries + at,
+                                        count * sizeof (float), cudaMemcpyDeviceToHost, slice_stream),
+                       "copying results from the GPU");
+              if (out.alpha)
+                CHECK (cudaMemcpyAsync (band.host_alpha + at, out.alpha, count * sizeof (float),
+                                        cudaMemcpyDeviceToHost, slice_stream), "copying results from the GPU");
+              if (out.r_obs)
+                CHECK (cudaMemcpyAsync (band.host_r_obs + at, out.r_obs, count * sizeof (float),
+                                        cudaMemcpyDeviceToHost, slice_stream), "copying results from the GPU");
+            }
+          CHECK (cudaEventRecord (backend->slice_done[j], slice_stream), "running the far field on the GPU");
+        }
+      // The band's end on the stream, before the host waits: its timing is the device's alone.
+      for (size_t j = 0; j < slices; j++)
+        CHECK (cudaStreamWaitEvent (stream, backend->slice_done[j], 0), "running the far field on the GPU");
+      CHECK (cudaEventRecord (marks[3], stream), "timing the GPU work");
+
+      for (size_t j = 0; j < slices; j++)
+        {
+          size_t first, count = slice_span (plan, queries->count, run + (first_slice + j) * plan.runs, &first);
+          cudaError_t status = cudaEventSynchronize (backend->slice_done[j]);
+          if (status != cudaSuccess)
+            {
+              drain_slice_streams (backend);
+              return cuda_failure (error, status, "running the far field on the GPU");
+            }
+          if (!target)
+            deliver_band_results ({ set, &band, band_queries, j * plan.size, setup.fields, queries->count, first,
+                                    outputs, want_alpha, want_r_obs },
+                                  count);
+          done_queries += count;
+          if (progress
+              && !progress ((double) done_queries / (double) total_queries, "Interpolating on the GPU",
+                            progress_data))
+            {
+              drain_slice_streams (backend);
+              return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+            }
+        }
+      CHECK (cudaEventSynchronize (marks[3]), "running the far field on the GPU");
+      backend->timings.weighting_ms += elapsed_ms (marks[1], marks[3]);
+    }
+  return SHEPARD_OK;
+}
+
+/* The run's slices, one band at a time, into the host outputs (every field, mapped back to given values), or (target
+ * not null) into a device grid that keeps field 0's values and the alphas on the GPU. */
+static shepard_status
+interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
+             const shepard_query_set *queries, const shepard_cuda_slices &plan, size_t run,
+             const shepard_outputs *outputs, shepard_device_grid *target, shepard_progress_fn progress,
+             void *progress_data, shepard_error *error)
+{
+  CHECK (cudaSetDevice (backend->device), "selecting the GPU");
+  Setup setup;
+  shepard_status status = set_up (backend, set, params, r_exp, queries, target != nullptr, setup, error);
+  if (status != SHEPARD_OK)
+    return status;
+  if (setup.far_field)
+    return interpolate_far_field (backend, set, params, setup, queries, plan, run, outputs, target, progress,
+                                  progress_data, error);
+  const Stage1Params &stage1 = setup.stage1;
+  const Neighbourhood &hood = stage1.hood;
+  size_t n = set->n, fields = setup.fields, band_queries = plan.size;
+  bool weigh_all = setup.weigh_all;
 
   // Bands: the slices; stage 2 then goes through the point groups in pieces.
   double pairs_per_launch = backend->variant.weighting == SHEPARD_CUDA_WEIGHTING_NAIVE ? kNaivePairsPerLaunch
@@ -239,7 +510,7 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
   size_t piece_points = (size_t) (pairs_per_launch / ((double) band_queries * (double) groups.count));
   piece_points = (piece_points / kPieceGranule + 1) * kPieceGranule;
   shepard_status reserved = reserve_band (backend->band, band_queries, fields, error);
-  if (reserved == SHEPARD_OK && weigh_all && !far_field)
+  if (reserved == SHEPARD_OK && weigh_all)
     reserved = reserve_band_sums (backend->band, band_queries * (size_t) groups.count, error);
   if (reserved != SHEPARD_OK)
     return reserved;
@@ -253,39 +524,30 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       source.x = band.query_x;
       source.y = band.query_y;
     }
-  bool want_alpha = target || outputs->alpha, want_r_obs = (target || outputs->r_obs) && aidw;
+  bool want_alpha = target || outputs->alpha, want_r_obs = (target || outputs->r_obs) && setup.aidw;
   Stage1Outputs out = { band.value, band_queries, band.done, band.exponent, band.offset,
                         want_alpha ? band.alpha : nullptr, want_r_obs ? band.r_obs : nullptr, band.sum_w,
                         band.sum_wz, band_queries };
-  double total_work = (double) (end - begin) * (weigh_all ? (double) n * (double) fields : 1.0);
+  size_t total_queries = run_queries (plan, queries->count, run);
+  double total_work = (double) total_queries * (weigh_all ? (double) n * (double) fields : 1.0);
   cudaStream_t stream = backend->stream;
   cudaEvent_t *marks = backend->marks;
 
   if (progress && !progress (0.0, "Interpolating on the GPU", progress_data))
     return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-  for (size_t first = begin; first < end; first += band_queries)
+  size_t done_queries = 0;
+  for (size_t slice = run; slice < plan.count; slice += plan.runs)
     {
-      size_t count = end - first < band_queries ? end - first : band_queries;
+      size_t first, count = slice_span (plan, queries->count, slice, &first);
       source.first_index = (long long) first;
       source.count = (int) count;
       if (target)
-        {
-          out.value = target->values + first;
-          out.alpha = target->alpha + first;
-          if (aidw)
-            out.r_obs = target->r_obs + first;
-          else // IDW has no r_obs: all bits set is a NaN
-            CHECK (cudaMemsetAsync (target->r_obs + first, 0xff, count * sizeof (float), stream),
-                   "clearing the result grid on the GPU");
-        }
+        CHECK (aim_at_device_grid (out, target, first, count, setup.aidw, stream),
+               "clearing the result grid on the GPU");
       CHECK (cudaEventRecord (marks[0], stream), "timing the GPU work");
       if (!queries->grid)
         {
-          for (size_t i = 0; i < count; i++)
-            {
-              band.host_query_x[i] = shepard_point_set_local (queries->x[first + i], set->origin_x, set->scale);
-              band.host_query_y[i] = shepard_point_set_local (queries->y[first + i], set->origin_y, set->scale);
-            }
+          stage_query_points (set, queries, band, first, count, 0);
           CHECK (cudaMemcpyAsync (band.query_x, band.host_query_x, count * sizeof (double), cudaMemcpyHostToDevice,
                                   stream), "copying query points to the GPU");
           CHECK (cudaMemcpyAsync (band.query_y, band.host_query_y, count * sizeof (double), cudaMemcpyHostToDevice,
@@ -294,15 +556,12 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       CHECK (cudaEventRecord (marks[1], stream), "timing the GPU work");
       CHECK (launch_stage1 (backend->grid, backend->points, source, stage1, out, backend->variant.knn, stream),
              "searching the nearest neighbours on the GPU");
-      if (!fused)
+      if (!setup.fused)
         CHECK (launch_neighbourhood (backend->grid, backend->points, source, stage1, out, stream),
                "selecting the neighbourhoods on the GPU");
       CHECK (cudaEventRecord (marks[2], stream), "timing the GPU work");
       // The fields share stage 1's alphas and exponents; stage 2 weighs all points once per field.
-      for (size_t f = 0; far_field && f < fields; f++)
-        CHECK (launch_far_field (backend->far_field, source, out, (int) f, params->tolerance, stream),
-               "summing the far field on the GPU");
-      for (size_t f = 0; weigh_all && !far_field && f < fields; f++)
+      for (size_t f = 0; weigh_all && f < fields; f++)
         {
           Stage1Outputs field_out = out;
           field_out.value = out.value + f * out.value_stride;
@@ -317,16 +576,16 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
               size_t piece_end = offset + piece_points;
               PointPiece piece = { groups, offset, piece_end < groups.group_points ? piece_end : groups.group_points,
                                    0, main_groups };
-              CHECK (launch_stage2 (field_points, source, field_out, piece, inverse_square, hood.smoothing2,
-                                    backend->variant.weighting, backend->variant.layout, clamp, stream),
+              CHECK (launch_stage2 (field_points, source, field_out, piece, setup.inverse_square, hood.smoothing2,
+                                    backend->variant.weighting, backend->variant.layout, setup.clamp, stream),
                      "weighing the points on the GPU");
               if (groups.count > main_groups)
                 {
                   PointPiece rest = piece;
                   rest.first_group = main_groups;
                   rest.group_count = groups.count - main_groups;
-                  CHECK (launch_stage2 (field_points, source, field_out, rest, inverse_square, hood.smoothing2,
-                                        backend->variant.weighting, backend->variant.layout, clamp, side),
+                  CHECK (launch_stage2 (field_points, source, field_out, rest, setup.inverse_square, hood.smoothing2,
+                                        backend->variant.weighting, backend->variant.layout, setup.clamp, side),
                          "weighing the points on the GPU");
                 }
               if (progress && (piece.end < groups.group_points || f + 1 < fields))
@@ -334,8 +593,7 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
                   CHECK (cudaStreamSynchronize (side), "weighing the points on the GPU");
                   CHECK (cudaStreamSynchronize (stream), "weighing the points on the GPU");
                   double weighed = (double) n * (double) piece.end / (double) groups.group_points;
-                  double done = ((double) (first - begin) * (double) fields + (double) f * (double) count)
-                                    * (double) n
+                  double done = ((double) done_queries * (double) fields + (double) f * (double) count) * (double) n
                                 + (double) count * weighed;
                   if (!progress (done / total_work, "Interpolating on the GPU", progress_data))
                     return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
@@ -370,22 +628,13 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
       backend->timings.weighting_ms += elapsed_ms (marks[2], marks[3]);
       backend->timings.download_ms += elapsed_ms (marks[3], marks[4]);
       if (!target)
-        {
-          BandResults results = { set, &band, band_queries, fields, queries->count, first, outputs,
-                                  out.alpha != nullptr, out.r_obs != nullptr };
-          size_t threads = divide_up (count, kResultChunk), cpus = (size_t) shepard_cpu_count ();
-          threads = threads < kResultThreads ? threads : kResultThreads;
-          threads = threads < cpus ? threads : cpus;
-          // Where no thread could start (nothing copied then), the copy runs here.
-          if (threads <= 1
-              || shepard_parallel_for ((int) threads, count, kResultChunk, copy_band_results, &results, nullptr,
-                                       nullptr, nullptr, nullptr)
-                     != SHEPARD_OK)
-            copy_band_results (&results, 0, count, 0, nullptr);
-        }
+        deliver_band_results ({ set, &band, band_queries, 0, fields, queries->count, first, outputs,
+                                out.alpha != nullptr, out.r_obs != nullptr },
+                              count);
 
-      double fraction = (double) (first + count - begin) / (double) (end - begin);
-      if (progress && !progress (fraction, "Interpolating on the GPU", progress_data))
+      done_queries += count;
+      if (progress
+          && !progress ((double) done_queries / (double) total_queries, "Interpolating on the GPU", progress_data))
         return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
     }
   return SHEPARD_OK;
@@ -402,8 +651,8 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
   try
     {
       backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, 0, queries->count,
-                          slice_queries (points, params, queries, 1), outputs, nullptr, progress, progress_data, error);
+      return interpolate (backend, points, params, r_exp, queries, one_run (points, params, queries), 0, outputs,
+                          nullptr, progress, progress_data, error);
     }
   catch (...)
     {
@@ -411,27 +660,25 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
     }
 }
 
-extern "C" size_t
-shepard_cuda_slice_queries (const shepard_point_set *points, const shepard_params *params,
-                            const shepard_query_set *queries, size_t gpus)
+extern "C" shepard_cuda_slices
+shepard_cuda_plan_slices (const shepard_point_set *points, const shepard_params *params,
+                          const shepard_query_set *queries, size_t gpus)
 {
-  return slice_queries (points, params, queries, gpus);
+  return plan_slices (points, params, queries, gpus);
 }
 
 extern "C" shepard_status
-shepard_cuda_interpolate_slice (shepard_cuda_backend *backend, const shepard_point_set *points,
-                                const shepard_params *params, double r_exp, const shepard_query_set *queries,
-                                size_t size, size_t slice, const shepard_outputs *outputs, shepard_error *error)
+shepard_cuda_interpolate_run (shepard_cuda_backend *backend, const shepard_point_set *points,
+                              const shepard_params *params, double r_exp, const shepard_query_set *queries,
+                              const shepard_cuda_slices *slices, size_t run, const shepard_outputs *outputs,
+                              shepard_error *error)
 {
   try
     {
-      size_t begin = slice * size;
-      if (size == 0 || begin >= queries->count)
-        return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Slice %zu lies past the %zu queries.", slice,
-                             queries->count);
-      size_t end = queries->count - begin < size ? queries->count : begin + size;
-      return interpolate (backend, points, params, r_exp, queries, begin, end, size, outputs, nullptr, nullptr,
-                          nullptr, error);
+      if (slices->size == 0 || run >= slices->runs)
+        return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Run %zu of %zu does not exist.", run, slices->runs);
+      return interpolate (backend, points, params, r_exp, queries, *slices, run, outputs, nullptr, nullptr, nullptr,
+                          error);
     }
   catch (...)
     {
@@ -449,8 +696,8 @@ shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard
     {
       shepard_outputs none = {};
       backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, 0, queries->count,
-                          slice_queries (points, params, queries, 1), &none, target, progress, progress_data, error);
+      return interpolate (backend, points, params, r_exp, queries, one_run (points, params, queries), 0, &none,
+                          target, progress, progress_data, error);
     }
   catch (...)
     {

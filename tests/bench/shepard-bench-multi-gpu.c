@@ -9,8 +9,9 @@
  * a line of two GPUs below it says so.
  * With --pair, the "all GPUs" engine is two backends on GPU 0 (the multi-GPU path on a machine with one GPU; no
  * faster). With --stages, three more calls of each engine through the far field, and each GPU's device time of each
- * by stage (CUDA events: the kNN search, the sums, the copy back) beside the call's wall time: what the call spends
- * beyond its GPUs' work; those calls' cells are compared too, and every GPU must have weighed some.
+ * beside the call's wall time (CUDA events; by stage where the stages do not overlap: the kNN search, the sums, the
+ * copy back): what the call spends beyond its GPUs' work; those calls' cells are compared too, and every GPU must have
+ * weighed some.
  *
  * Exit status 1 where a cell differs, or (--stages) a GPU weighed none.
  *
@@ -147,8 +148,11 @@ print_stages (shepard_engine *engines[2], const shepard_params *params, const sh
               shepard_cuda_timings t;
               shepard_cuda_backend_last_timings (engines[e]->gpus[i], &t);
               double device_ms = t.upload_ms + t.knn_ms + t.weighting_ms + t.download_ms;
-              printf ("  GPU %zu kNN %.2f + sums %.2f + copy %.2f = %.2f ms", i, t.knn_ms, t.weighting_ms,
-                      t.download_ms, device_ms);
+              if (t.knn_ms == 0.0 && t.download_ms == 0.0) /* the far field's slices overlap their stages */
+                printf ("  GPU %zu kNN, sums and copies overlapped %.2f ms", i, device_ms);
+              else
+                printf ("  GPU %zu kNN %.2f + sums %.2f + copy %.2f = %.2f ms", i, t.knn_ms, t.weighting_ms,
+                        t.download_ms, device_ms);
               if (!(t.weighting_ms > 0.0))
                 {
                   printf (" (weighed nothing)");

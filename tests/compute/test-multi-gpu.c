@@ -13,6 +13,7 @@
 
 #include <glib.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Enough points and cells that every kind of work takes several slices, the last one short. Under compute-sanitizer
@@ -444,7 +445,8 @@ typedef struct {
   const char *name;
   shepard_summation summation;
   size_t points, width, height;
-  size_t granule_rows, most_queries; /* the brute force's patch rows and largest slice, or the far field's */
+  size_t granule_rows, most_queries; /* the brute force's patch rows and largest slice, or the far field's tile rows
+                                        and about the queries of its slices */
 } slice_case;
 
 static const slice_case slice_cases[] = {
@@ -452,9 +454,10 @@ static const slice_case slice_cases[] = {
   { "exact-1024", SHEPARD_SUMMATION_EXACT, 1 << 20, 1024, 1024, 64, 1 << 20 },
   { "exact-export-band", SHEPARD_SUMMATION_EXACT, 1 << 20, 16384, 512, 64, 1 << 20 },
   { "exact-odd", SHEPARD_SUMMATION_EXACT, 300000, 1500, 2111, 64, 1 << 20 },
-  { "far-field-1024", SHEPARD_SUMMATION_FAR_FIELD, 1 << 20, 1024, 1024, 8, 1 << 22 },
-  { "far-field-export-band", SHEPARD_SUMMATION_FAR_FIELD, 1 << 20, 16384, 512, 8, 1 << 22 },
-  { "far-field-odd", SHEPARD_SUMMATION_FAR_FIELD, 1 << 20, 1000, 4099, 8, 1 << 22 },
+  { "far-field-1024", SHEPARD_SUMMATION_FAR_FIELD, 1 << 20, 1024, 1024, 8, 1 << 16 },
+  { "far-field-export-band", SHEPARD_SUMMATION_FAR_FIELD, 1 << 20, 16384, 512, 8, 1 << 16 },
+  { "far-field-odd", SHEPARD_SUMMATION_FAR_FIELD, 1 << 20, 1000, 4099, 8, 1 << 16 },
+  { "far-field-256", SHEPARD_SUMMATION_FAR_FIELD, 1 << 20, 256, 256, 8, 1 << 16 },
 };
 
 /* Rows of the largest slice of at most `queries` queries: whole granules, one at least. */
@@ -465,10 +468,57 @@ rows_within (const slice_case *test, double queries)
   return MAX (granules, 1) * test->granule_rows;
 }
 
-/* The slices of a raster for 1 to 4 GPUs: whole granules of rows (or the whole raster). One GPU takes the largest
- * slice. Several take slices of at most about 1e12 pairs of the brute force or 2M queries of the far field, so that an
- * uneven machine can share them, and no other size within those caps spares the busiest GPU a granule of rows:
- * 2048^2 by brute force went to two GPUs as 1152 and 896 rows. */
+/* The brute force's slices for 1 to 4 GPUs, each slice a run of its own: whole granules of rows (or the whole
+ * raster). One GPU takes the largest slice. Several take slices of at most about 1e12 pairs, so that an uneven
+ * machine can share them, and no other size within those caps spares the busiest GPU a granule of rows: 2048^2 went
+ * to two GPUs as 1152 and 896 rows. */
+static void
+check_brute_force_slices (const slice_case *test, size_t gpus, const shepard_cuda_slices *plan, size_t rows)
+{
+  size_t largest_rows = rows_within (test, (double) test->most_queries);
+  size_t shared_rows = MIN (largest_rows, rows_within (test, 1e12 / (double) test->points));
+  size_t busiest = busiest_rows (test->height, rows, gpus);
+
+  g_assert_cmpuint (plan->runs, ==, plan->count);
+  g_test_message ("%zu GPU(s): slices of %zu rows, the busiest GPU %zu of %zu rows", gpus, rows, busiest,
+                  test->height);
+  if (gpus == 1)
+    {
+      g_assert_cmpuint (rows, ==, MIN (largest_rows, test->height));
+      return;
+    }
+  g_assert_cmpuint (rows, <=, shared_rows);
+  for (size_t other = test->granule_rows; other <= shared_rows; other += test->granule_rows)
+    g_assert_cmpuint (busiest, <, busiest_rows (test->height, other, gpus) + test->granule_rows);
+}
+
+/* The far field's: slices of whole granules, of at most about most_queries (one granule at least) and two a GPU at
+ * least where the raster has the granules; one run a GPU (or a slice), run r taking slices r, r + runs, ...: no run
+ * holds more than one slice more than another. */
+static void
+check_far_field_slices (const slice_case *test, size_t gpus, const shepard_cuda_slices *plan, size_t rows)
+{
+  size_t granules = (test->height + test->granule_rows - 1) / test->granule_rows;
+  size_t slices_per_gpu = 2;
+
+  g_assert_cmpuint (plan->runs, ==, MIN (gpus, plan->count));
+  g_assert_cmpuint (rows, <=, rows_within (test, (double) test->most_queries));
+  if (granules >= slices_per_gpu * gpus)
+    g_assert_cmpuint (plan->count, >=, slices_per_gpu * gpus);
+  size_t most = 0, least = SIZE_MAX;
+  for (size_t run = 0; run < plan->runs; run++)
+    {
+      size_t run_rows = 0;
+      for (size_t slice = run; slice < plan->count; slice += plan->runs)
+        run_rows += MIN (rows, test->height - slice * rows);
+      most = MAX (most, run_rows);
+      least = MIN (least, run_rows);
+    }
+  g_test_message ("%zu GPU(s): %zu slices of %zu rows in %zu runs, of %zu to %zu rows", gpus, plan->count, rows,
+                  plan->runs, least, most);
+  g_assert_cmpuint (most - least, <=, rows);
+}
+
 static void
 test_slices_even (gconstpointer data)
 {
@@ -478,27 +528,18 @@ test_slices_even (gconstpointer data)
   shepard_query_set queries = { .grid = &raster, .count = test->width * test->height };
   shepard_params params = params_with_neighbourhood (SHEPARD_METHOD_AIDW, 0, 0.0);
   params.summation = test->summation;
-  double shareable = test->summation == SHEPARD_SUMMATION_EXACT ? 1e12 / (double) test->points : (double) (1 << 21);
-  size_t largest_rows = rows_within (test, (double) test->most_queries);
-  size_t shared_rows = MIN (largest_rows, rows_within (test, shareable));
 
   for (size_t gpus = 1; gpus <= 4; gpus++)
     {
-      size_t slice = shepard_cuda_slice_queries (&points, &params, &queries, gpus);
-      g_assert_cmpuint (slice % test->width, ==, 0);
-      size_t rows = slice / test->width;
+      shepard_cuda_slices plan = shepard_cuda_plan_slices (&points, &params, &queries, gpus);
+      g_assert_cmpuint (plan.size % test->width, ==, 0);
+      size_t rows = plan.size / test->width;
       g_assert_true (rows % test->granule_rows == 0 || rows == test->height);
-      size_t busiest = busiest_rows (test->height, rows, gpus);
-      g_test_message ("%zu GPU(s): slices of %zu rows, the busiest GPU %zu of %zu rows", gpus, rows, busiest,
-                      test->height);
-      if (gpus == 1)
-        {
-          g_assert_cmpuint (rows, ==, MIN (largest_rows, test->height));
-          continue;
-        }
-      g_assert_cmpuint (rows, <=, shared_rows);
-      for (size_t other = test->granule_rows; other <= shared_rows; other += test->granule_rows)
-        g_assert_cmpuint (busiest, <, busiest_rows (test->height, other, gpus) + test->granule_rows);
+      g_assert_cmpuint (plan.count, ==, (test->height + rows - 1) / rows);
+      if (test->summation == SHEPARD_SUMMATION_EXACT)
+        check_brute_force_slices (test, gpus, &plan, rows);
+      else
+        check_far_field_slices (test, gpus, &plan, rows);
     }
 }
 
