@@ -97,9 +97,9 @@ shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const sh
 /* How an interpolation's queries go to the GPUs: `count` slices of `size` queries (the last may be short; whole raster
  * rows, a multiple of the far field's tiles and of the brute force's patches) in `runs` runs, run r taking slices r,
  * r + runs, r + 2 runs, ... Each GPU takes a run at a time, in turn. The brute force and the local methods give each
- * slice a run of its own, so that an uneven machine shares them. The far field's runs are one a GPU, their slices
- * interleaved over the raster (its rows' costs differ, and every run then samples them all) and each GPU sums its
- * slices on several streams at once, so that no slice's last wave leaves the GPU idle and each slice's results reach
+ * slice a run of its own, so that an uneven machine shares them. The far field's runs are as few as hold at most 2^22
+ * queries each, a multiple of the GPUs, their slices interleaved over the raster (its rows' costs differ, and every
+ * run then samples them all), and each GPU sums a run's slices on several streams at once, so that no slice's last wave leaves the GPU idle and each slice's results reach
  * the caller while the next ones run. No query's value depends on the slices, so any number of GPUs gives what one
  * gives, bit for bit. */
 typedef struct {
@@ -110,7 +110,7 @@ shepard_cuda_slices shepard_cuda_plan_slices (const shepard_point_set *points, c
 void shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend);
 /* Run `run` of slices (shepard_cuda_plan_slices for the GPUs sharing them, computed once by the caller) of the queries
  * into outputs (indexed by query, as shepard_cuda_interpolate fills them), with no progress: a run of several GPUs' is
- * at most about 500 ms of the device's work, or a far field's share. Backends on different devices may run runs of
+ * at most about 500 ms of the device's work, or 2^22 queries of the far field. Backends on different devices may run runs of
  * one interpolation at once, each from its own thread. */
 shepard_status shepard_cuda_interpolate_run (shepard_cuda_backend *backend, const shepard_point_set *points,
                                              const shepard_params *params, double r_exp,

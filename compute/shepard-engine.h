@@ -229,16 +229,16 @@ shepard_engine *shepard_engine_new (shepard_backend backend, shepard_precision p
 
 /* Several GPUs. An engine on CUDA spreads the queries of an interpolation to host memory (a grid's rows, a list of
  * points) over its GPUs: each holds the points (and the far field's tree), and they take slices of the queries in turn
- * as each finishes its last, so that an uneven machine stays busy. The far field's lighter work goes as one run a GPU,
- * of slices interleaved over the raster, which its GPU sums on several streams at once while the host takes the
- * results of each slice done. A query's value depends neither on the slices nor on the GPU that runs it (the brute
- * force sums the points in fixed groups and adds them in a fixed order; the far field's tiles and the neighbourhoods
- * are the query's own), so the results are equal bit for bit on one GPU and on eight, as they are for a window of the
- * raster (shepard_grid's first_row, first_column at multiples of SHEPARD_GRID_WINDOW_ALIGN) and the whole raster. A
- * cross-validation is spread alike: the GPUs take slices of the points (an eighth of them each, in the order of the
- * search grid, the same on every GPU), and its predictions, alphas and summary are equal bit for bit on one GPU and on
- * eight. Results kept on the GPU (shepard_device_grid, the live preview) stay on the first GPU of the set, the one
- * that drives the display. */
+ * as each finishes its last, so that an uneven machine stays busy. The far field's lighter work goes in runs of slices
+ * interleaved over the raster (one a GPU up to 2^22 queries each), which a GPU sums on several streams at once while
+ * the host takes the results of each slice done. A query's value depends neither on the slices nor on the GPU that
+ * runs it (the brute force sums the points in fixed groups and adds them in a fixed order; the far field's tiles and
+ * the neighbourhoods are the query's own), so the results are equal bit for bit on one GPU and on eight, as they are
+ * for a window of the raster (shepard_grid's first_row, first_column at multiples of SHEPARD_GRID_WINDOW_ALIGN) and
+ * the whole raster. A cross-validation is spread alike: the GPUs take slices of the points (an eighth of them each, in
+ * the order of the search grid, the same on every GPU), and its predictions, alphas and summary are equal bit for bit
+ * on one GPU and on eight. Results kept on the GPU (shepard_device_grid, the live preview) stay on the first GPU of
+ * the set, the one that drives the display. */
 enum { SHEPARD_MAX_GPUS = 64 };
 
 /* The CUDA devices an engine runs on, by runtime ordinal (as CUDA_VISIBLE_DEVICES leaves them numbered): count 0

@@ -175,7 +175,11 @@ plan_slices (const shepard_point_set *set, const shepard_params *params, const s
       plan.size = slice * unit;
       plan.size = plan.size < queries->count ? plan.size : queries->count;
       plan.count = divide_up (queries->count, plan.size);
-      plan.runs = gpus < plan.count ? gpus : plan.count;
+      // A run holds at most a band of slices, so that a large raster still goes in runs with progress and cancel
+      // between them, each GPU taking the next as it finishes its last.
+      size_t run_slices = kMaxSliceQueries / plan.size < 1 ? 1 : kMaxSliceQueries / plan.size;
+      size_t runs = divide_up (plan.count, run_slices * gpus) * gpus;
+      plan.runs = runs < plan.count ? runs : plan.count;
       return plan;
     }
   plan.size = slice_queries (set, params, queries, gpus);

@@ -493,15 +493,17 @@ check_brute_force_slices (const slice_case *test, size_t gpus, const shepard_cud
 }
 
 /* The far field's: slices of whole granules, of at most about most_queries (one granule at least) and two a GPU at
- * least where the raster has the granules; one run a GPU (or a slice), run r taking slices r, r + runs, ...: no run
- * holds more than one slice more than another. */
+ * least where the raster has the granules; as few runs as hold at most 2^22 queries each, a multiple of the GPUs (or
+ * a slice a run), run r taking slices r, r + runs, ...: no run holds more than one slice more than another. */
 static void
 check_far_field_slices (const slice_case *test, size_t gpus, const shepard_cuda_slices *plan, size_t rows)
 {
   size_t granules = (test->height + test->granule_rows - 1) / test->granule_rows;
-  size_t slices_per_gpu = 2;
+  size_t slices_per_gpu = 2, run_queries = (size_t) 1 << 22;
+  size_t run_slices = MAX (run_queries / plan->size, 1);
+  size_t runs = (plan->count + run_slices * gpus - 1) / (run_slices * gpus) * gpus;
 
-  g_assert_cmpuint (plan->runs, ==, MIN (gpus, plan->count));
+  g_assert_cmpuint (plan->runs, ==, MIN (runs, plan->count));
   g_assert_cmpuint (rows, <=, rows_within (test, (double) test->most_queries));
   if (granules >= slices_per_gpu * gpus)
     g_assert_cmpuint (plan->count, >=, slices_per_gpu * gpus);
