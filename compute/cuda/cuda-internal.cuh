@@ -305,6 +305,26 @@ struct Band {
 // The far field's slices run on these streams in turn, and a band holds at most this many of them at once.
 constexpr int kSliceStreams = 4;
 constexpr int kMaxBandSlices = 32;
+// The most queries of a band, and of a far field's run (cuda-slices.cu).
+constexpr size_t kMaxSliceQueries = (size_t) 1 << 22;
+
+inline size_t
+divide_up (size_t a, size_t b)
+{
+  return (a + b - 1) / b;
+}
+
+// The slices and runs of shepard_cuda_plan_slices (cuda-slices.cu): the far field's slices are a multiple of its
+// tiles' rows (of its tiles of a list), so that each query's tile is the same in any plan.
+shepard_cuda_slices plan_slices (const shepard_point_set *set, const shepard_params *params,
+                                 const shepard_query_set *queries, size_t gpus);
+// One backend's plan: every slice in one run.
+shepard_cuda_slices one_run (const shepard_point_set *set, const shepard_params *params,
+                             const shepard_query_set *queries);
+// Queries of slice `slice` of count queries: [*first, *first + return value).
+size_t slice_span (const shepard_cuda_slices &plan, size_t count, size_t slice, size_t *first);
+// The queries of run `run`'s slices.
+size_t run_queries (const shepard_cuda_slices &plan, size_t count, size_t run);
 
 // Sizes a band for `queries` queries and `fields` value planes, growing its memory when needed (cuda-backend.cu).
 shepard_status reserve_band (Band &band, size_t queries, size_t fields, shepard_error *error);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// An interpolation on the device: the slices of the queries (the bands run in one go, which several GPUs share), and
-// each band's stage 1 (the k nearest, the neighbourhoods), stage 2 (the far field, or every point in fixed groups on
-// two streams) and copies back, with progress and cancel between launches. The backend's device and memory are in
-// cuda-backend.cu.
+// An interpolation on the device: a run of slices of the queries (cuda-slices.cu plans them), each band's stage 1
+// (the k nearest, the neighbourhoods), stage 2 (the far field's slices on several streams, or every point in fixed
+// groups on two streams) and copies back, with progress and cancel between launches. The backend's device and memory
+// are in cuda-backend.cu.
 #include "cuda-internal.cuh"
 
 #include <math.h>
@@ -26,27 +26,6 @@ namespace {
 constexpr double kTiledPairsPerLaunch = 1e11;
 constexpr double kNaivePairsPerLaunch = 1e10;
 constexpr size_t kPieceGranule = 256;
-// Slices (the bands of queries run in one go) of the brute force and the local methods. One GPU takes the largest,
-// which keep its kernels full: the brute force's point groups hold float64 sums per query (16 planes of 16 bytes), so
-// its slices stay smaller. Several GPUs take slices below about this many pairs of the brute force (~450 ms on an
-// H100) or queries of local neighbourhoods, so that an uneven machine can still share them, and of those the largest
-// that keep the GPUs evenly busy (slice_queries): each slice ends in a tail that leaves part of its GPU idle.
-constexpr double kSlicePairs = 1e12;
-constexpr size_t kLightSliceQueries = (size_t) 1 << 21;
-// The far field's slices: about half a wave of its tiles on an H100 (2,112 warps of 64 queries), and at least two a
-// GPU. They run on kSliceStreams streams at once, so that a slice's tail overlaps the next slices' work, and each
-// slice's results are copied back and reach the caller while the next ones run (plan_slices). On two H200s, slices of
-// 64K made 1M over 1024^2 1.84-1.86x one GPU's where 128K made 1.82x (tests/bench/results/h200x2-stop34-*).
-constexpr size_t kFarFieldSliceQueries = (size_t) 1 << 16;
-constexpr size_t kFarFieldSlicesPerGpu = 2;
-constexpr size_t kMaxSliceQueries = (size_t) 1 << 22;
-constexpr size_t kMaxBruteForceSliceQueries = (size_t) 1 << 20;
-// A slice of a raster is whole rows, a multiple of the far field's tile rows (the brute force's: of its patch rows),
-// and of a list whole tiles, so that every query's tile, hence its value, is the same however the slices are handed
-// out; the brute force gives the same values in any slices (PointGroups), and its patch rows only keep them full.
-constexpr size_t kSliceRowGranule = 8;
-constexpr size_t kBruteForceRowGranule = 64;
-constexpr size_t kSliceListGranule = 64;
 // A band's results go from float32 to the caller's float64 on up to this many threads, in chunks of this many cells:
 // on one thread, 1M cells took 3 ms beside 19 ms of a far field's work on an H100, while the GPU waited.
 constexpr size_t kResultThreads = 8;
@@ -85,137 +64,6 @@ queries_need_clamp (const shepard_point_set *set, const shepard_params *params, 
   double y_max = fmax (set->y_max, grid->y_max - grid->dy * (double) grid->first_row);
   double width = (x_max - x_min) * set->scale, height = (y_max - y_min) * set->scale;
   return weights_may_underflow (params, width * width + height * height + smoothing2, smallest_d2);
-}
-
-static size_t
-divide_up (size_t a, size_t b)
-{
-  return (a + b - 1) / b;
-}
-
-/* The most queries any of `gpus` GPUs weighs when `count` go in slices of `slice` (the last one short), handed out in
- * turn: some GPU takes one more slice than another where they do not divide evenly, and the one that takes the short
- * last slice is the busiest only where it is the one GPU with an extra slice. */
-static size_t
-busiest_gpu_queries (size_t count, size_t slice, size_t gpus)
-{
-  size_t slices = divide_up (count, slice), most = divide_up (slices, gpus);
-  size_t short_last = count - (slices - 1) * slice;
-  if (slices == 1)
-    return count;
-  return slices % gpus == 1 && most > 1 ? (most - 1) * slice + short_last : most * slice;
-}
-
-/* Queries per slice, for `gpus` GPUs sharing the slices. No value depends on it. A slice is a whole number of units
- * (granules of rows of a raster, of queries of a list). One GPU takes the largest slices; several take the largest
- * of those that leave no GPU busier than need be, by a unit or more: 32 units in slices of 6 keep one GPU busy with
- * 18 while the other has 14, where slices of 4 give each 16. */
-static size_t
-slice_queries (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
-               size_t gpus)
-{
-  if (queries->count == 0)
-    return 0;
-  bool brute_force = shepard_params_weight_all_points (params) && params->summation != SHEPARD_SUMMATION_FAR_FIELD;
-  size_t unit = queries->grid ? (brute_force ? kBruteForceRowGranule : kSliceRowGranule) * queries->grid->width
-                              : kSliceListGranule;
-  size_t units = divide_up (queries->count, unit);
-  size_t largest = (brute_force ? kMaxBruteForceSliceQueries : kMaxSliceQueries) / unit;
-  if (gpus > 1)
-    {
-      // Short enough that an uneven machine can still share them.
-      double per_query = brute_force ? (double) set->n * (double) set->n_fields : 1.0;
-      double per_slice = brute_force ? kSlicePairs : (double) kLightSliceQueries;
-      double shareable = per_slice / (per_query * (double) unit);
-      if (shareable < (double) largest)
-        largest = (size_t) shareable;
-      size_t even = divide_up (units, gpus); // no GPU can do less than this
-      size_t slice = largest < 1 ? 1 : largest < even ? largest : even;
-      // The busiest GPU's work in whole units: a smaller slice must spare it a unit at least.
-      size_t best = slice, best_busiest = divide_up (busiest_gpu_queries (queries->count, slice * unit, gpus), unit);
-      for (; slice > 1 && best_busiest > even; slice--)
-        {
-          size_t busiest = divide_up (busiest_gpu_queries (queries->count, (slice - 1) * unit, gpus), unit);
-          if (busiest < best_busiest)
-            {
-              best = slice - 1;
-              best_busiest = busiest;
-            }
-        }
-      largest = best;
-    }
-  size_t slice = (largest < 1 ? 1 : largest) * unit;
-  return slice < queries->count ? slice : queries->count;
-}
-
-static bool
-sums_far_field (const shepard_params *params)
-{
-  return shepard_params_weight_all_points (params) && params->summation == SHEPARD_SUMMATION_FAR_FIELD;
-}
-
-/* The slices and runs of shepard_cuda_plan_slices. The far field's slices are a multiple of its tiles' rows (of its
- * tiles of a list), so that each query's tile is the same in any plan. */
-static shepard_cuda_slices
-plan_slices (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries,
-             size_t gpus)
-{
-  shepard_cuda_slices plan = {};
-  if (queries->count == 0)
-    return plan;
-  if (sums_far_field (params))
-    {
-      size_t unit = queries->grid ? kSliceRowGranule * queries->grid->width : kSliceListGranule;
-      size_t units = divide_up (queries->count, unit);
-      size_t slice = kFarFieldSliceQueries / unit, fewest = divide_up (units, kFarFieldSlicesPerGpu * gpus);
-      slice = slice < 1 ? 1 : slice < fewest ? slice : fewest;
-      // As many slices for every GPU where the units allow.
-      size_t slices = divide_up (divide_up (units, slice), gpus) * gpus;
-      slice = divide_up (units, slices < units ? slices : units);
-      plan.size = slice * unit;
-      plan.size = plan.size < queries->count ? plan.size : queries->count;
-      plan.count = divide_up (queries->count, plan.size);
-      // A run holds at most a band of slices, so that a large raster still goes in runs with progress and cancel
-      // between them, each GPU taking the next as it finishes its last.
-      size_t run_slices = kMaxSliceQueries / plan.size < 1 ? 1 : kMaxSliceQueries / plan.size;
-      size_t runs = divide_up (plan.count, run_slices * gpus) * gpus;
-      plan.runs = runs < plan.count ? runs : plan.count;
-      return plan;
-    }
-  plan.size = slice_queries (set, params, queries, gpus);
-  plan.count = divide_up (queries->count, plan.size);
-  plan.runs = plan.count;
-  return plan;
-}
-
-/* One backend's plan: every slice in one run. */
-static shepard_cuda_slices
-one_run (const shepard_point_set *set, const shepard_params *params, const shepard_query_set *queries)
-{
-  shepard_cuda_slices plan = plan_slices (set, params, queries, 1);
-  plan.runs = plan.count > 0 ? 1 : 0;
-  return plan;
-}
-
-/* Queries of slice `slice`: [*first, *first + return value). */
-static size_t
-slice_span (const shepard_cuda_slices &plan, size_t count, size_t slice, size_t *first)
-{
-  *first = slice * plan.size;
-  return count - *first < plan.size ? count - *first : plan.size;
-}
-
-/* The queries of run `run`'s slices. */
-static size_t
-run_queries (const shepard_cuda_slices &plan, size_t count, size_t run)
-{
-  size_t queries = 0;
-  for (size_t slice = run; slice < plan.count; slice += plan.runs)
-    {
-      size_t first;
-      queries += slice_span (plan, count, slice, &first);
-    }
-  return queries;
 }
 
 /* A band's results on the host, each to its place in the outputs: cell i of [begin, end) at band_offset + i of the
@@ -662,13 +510,6 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
     {
       return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU interpolation failed.");
     }
-}
-
-extern "C" shepard_cuda_slices
-shepard_cuda_plan_slices (const shepard_point_set *points, const shepard_params *params,
-                          const shepard_query_set *queries, size_t gpus)
-{
-  return plan_slices (points, params, queries, gpus);
 }
 
 extern "C" shepard_status
