@@ -493,20 +493,20 @@ check_brute_force_slices (const slice_case *test, size_t gpus, const shepard_cud
 }
 
 /* The far field's: slices of whole granules, of at most about most_queries (one granule at least) and two a GPU at
- * least where the raster has the granules; as few runs as hold at most 2^22 queries each, a multiple of the GPUs (or
- * a slice a run), run r taking slices r, r + runs, ...: no run holds more than one slice more than another. */
+ * least where the raster has the granules; runs of at most 2^22 queries (or one slice), as many for each GPU (or one
+ * slice a run), and no fewer: with one GPU's worth fewer, some run would pass 2^22. Run r takes slices r, r + runs,
+ * ...: no run holds more than one slice more than another. */
 static void
 check_far_field_slices (const slice_case *test, size_t gpus, const shepard_cuda_slices *plan, size_t rows)
 {
   size_t granules = (test->height + test->granule_rows - 1) / test->granule_rows;
-  size_t slices_per_gpu = 2, run_queries = (size_t) 1 << 22;
-  size_t run_slices = MAX (run_queries / plan->size, 1);
-  size_t runs = (plan->count + run_slices * gpus - 1) / (run_slices * gpus) * gpus;
+  size_t slices_per_gpu = 2, run_cap = (size_t) 1 << 22;
 
-  g_assert_cmpuint (plan->runs, ==, MIN (runs, plan->count));
   g_assert_cmpuint (rows, <=, rows_within (test, (double) test->most_queries));
   if (granules >= slices_per_gpu * gpus)
     g_assert_cmpuint (plan->count, >=, slices_per_gpu * gpus);
+  g_assert_true (plan->runs == plan->count || plan->runs % gpus == 0);
+  g_assert_cmpuint (plan->runs, >=, MIN (gpus, plan->count));
   size_t most = 0, least = SIZE_MAX;
   for (size_t run = 0; run < plan->runs; run++)
     {
@@ -515,6 +515,12 @@ check_far_field_slices (const slice_case *test, size_t gpus, const shepard_cuda_
         run_rows += MIN (rows, test->height - slice * rows);
       most = MAX (most, run_rows);
       least = MIN (least, run_rows);
+    }
+  g_assert_cmpuint (most * test->width, <=, MAX (run_cap, plan->size));
+  if (plan->runs > gpus)
+    {
+      size_t fewer = plan->runs - gpus, slices_of_busiest = (plan->count + fewer - 1) / fewer;
+      g_assert_cmpuint (slices_of_busiest * plan->size, >, run_cap);
     }
   g_test_message ("%zu GPU(s): %zu slices of %zu rows in %zu runs, of %zu to %zu rows", gpus, plan->count, rows,
                   plan->runs, least, most);
