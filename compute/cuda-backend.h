@@ -48,7 +48,7 @@ typedef struct {
 } shepard_cuda_variant;
 
 /* Device time of the last interpolate or cross-validate call, in milliseconds, by stage (CUDA events on the
- * backend's stream); the runs since (shepard_cuda_interpolate_run) add theirs, from zero after
+ * backend's stream); the runs since (shepard_cuda_interpolate_run, _shared) add theirs, from zero after
  * shepard_cuda_backend_clear_timings. The far field's slices overlap their stage 1, sums and copies
  * (shepard_cuda_plan_slices): their whole span counts as weighting_ms, and knn_ms and download_ms stay 0. */
 typedef struct {
@@ -95,27 +95,44 @@ shepard_status shepard_cuda_interpolate (shepard_cuda_backend *backend, const sh
                                          shepard_progress_fn progress, void *progress_data, shepard_error *error);
 
 /* How an interpolation's queries go to the GPUs: `count` slices of `size` queries (the last may be short; whole raster
- * rows, a multiple of the far field's tiles and of the brute force's patches) in `runs` runs, run r taking slices r,
- * r + runs, r + 2 runs, ... Each GPU takes a run at a time, in turn. The brute force and the local methods give each
- * slice a run of its own, so that an uneven machine shares them. The far field's runs are as few as hold at most 2^22
- * queries each, a multiple of the GPUs, their slices interleaved over the raster (its rows' costs differ, and every
- * run then samples them all), and each GPU sums a run's slices on several streams at once, so that no slice's last wave leaves the GPU idle and each slice's results reach
- * the caller while the next ones run. No query's value depends on the slices, so any number of GPUs gives what one
- * gives, bit for bit. */
+ * rows, a multiple of the far field's tiles and of the brute force's patches). The brute force and the local methods
+ * go in `runs` runs, run r taking slices r, r + runs, r + 2 runs, ... (each slice a run of its own, so that an uneven
+ * machine shares them), each GPU taking a run at a time (shepard_cuda_interpolate_run). The far field's slices are
+ * `shared`: each GPU claims the next slice as it can start one (shepard_cuda_interpolate_shared, `runs` GPUs at
+ * most), so that a GPU that goes faster takes more, and runs several at once on several streams, so that no slice's
+ * last wave leaves it idle and each slice's results reach the caller while the next ones run. No query's value
+ * depends on the slices, so any number of GPUs gives what one gives, bit for bit. */
 typedef struct {
   size_t size, count, runs;
+  bool shared;
 } shepard_cuda_slices;
 shepard_cuda_slices shepard_cuda_plan_slices (const shepard_point_set *points, const shepard_params *params,
                                               const shepard_query_set *queries, size_t gpus);
 void shepard_cuda_backend_clear_timings (shepard_cuda_backend *backend);
-/* Run `run` of slices (shepard_cuda_plan_slices for the GPUs sharing them, computed once by the caller) of the queries
- * into outputs (indexed by query, as shepard_cuda_interpolate fills them), with no progress: a run of several GPUs' is
- * at most about 500 ms of the device's work, or 2^22 queries of the far field. Backends on different devices may run runs of
+/* Run `run` of slices that are not shared (shepard_cuda_plan_slices for the GPUs sharing them, computed once by the
+ * caller) of the queries into outputs (indexed by query, as shepard_cuda_interpolate fills them), with no progress: a
+ * run of several GPUs' is at most about 500 ms of the device's work. Backends on different devices may run runs of
  * one interpolation at once, each from its own thread. */
 shepard_status shepard_cuda_interpolate_run (shepard_cuda_backend *backend, const shepard_point_set *points,
                                              const shepard_params *params, double r_exp,
                                              const shepard_query_set *queries, const shepard_cuda_slices *slices,
                                              size_t run, const shepard_outputs *outputs, shepard_error *error);
+
+/* Where the GPUs sharing an interpolation take its shared slices from, each from its own thread: claim gives the next
+ * slice to start (false where none is left, or the caller has cancelled or another GPU failed); finish says that a
+ * slice's queries have reached the outputs (progress). */
+typedef struct {
+  bool (*claim) (void *data, size_t *slice);
+  void (*finish) (void *data, size_t queries);
+  void *data;
+} shepard_cuda_slice_queue;
+/* Shared slices (shepard_cuda_plan_slices) claimed from queue until it has none, into outputs as
+ * shepard_cuda_interpolate_run; returns once this GPU's claimed slices are all in the outputs. */
+shepard_status shepard_cuda_interpolate_shared (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                                const shepard_params *params, double r_exp,
+                                                const shepard_query_set *queries, const shepard_cuda_slices *slices,
+                                                const shepard_cuda_slice_queue *queue,
+                                                const shepard_outputs *outputs, shepard_error *error);
 
 /* As shepard_cpu_cross_validate: every data point predicted from the points outside its fold (field 0). The
  * predictions come back as float32, as the GPU computes them, in field 0's scaled LOCAL frame (given = z_origin[0] +

@@ -161,6 +161,11 @@ typedef struct {
   const shepard_query_set *queries;
   shepard_cuda_slices slices;
   const shepard_outputs *outputs;
+  /* Shared slices: the next to claim, the queries in the outputs, and whether the caller cancelled or a GPU failed. */
+  atomic_size_t next_slice, finished_queries;
+  atomic_bool stop;
+  shepard_progress_fn progress;
+  void *progress_data;
 } run_job;
 
 /* Worker w drives GPU w; the runs come in the order they are asked for. */
@@ -176,15 +181,70 @@ interpolate_runs (void *context, size_t begin, size_t end, int worker, shepard_e
   return true;
 }
 
+static bool
+claim_slice (void *data, size_t *slice)
+{
+  run_job *job = data;
+  if (atomic_load (&job->stop))
+    return false;
+  *slice = atomic_fetch_add (&job->next_slice, 1);
+  return *slice < job->slices.count;
+}
+
+static void
+finish_slice (void *data, size_t queries)
+{
+  run_job *job = data;
+  atomic_fetch_add (&job->finished_queries, queries);
+}
+
+/* Worker w drives GPU w, claiming shared slices until none is left: an item is one GPU's share, whatever it holds. */
+static bool
+interpolate_shared (void *context, size_t begin, size_t end, int worker, shepard_error *error)
+{
+  run_job *job = context;
+  shepard_cuda_slice_queue queue = { claim_slice, finish_slice, job };
+  for (size_t item = begin; item < end; item++)
+    if (shepard_cuda_interpolate_shared (job->engine->gpus[worker], &job->engine->points, job->params, job->r_exp,
+                                         job->queries, &job->slices, &queue, job->outputs, error)
+        != SHEPARD_OK)
+      {
+        atomic_store (&job->stop, true);
+        return false;
+      }
+  return true;
+}
+
+/* The calling thread's progress over shared slices: by queries in the outputs; a cancel stops the claims. */
+static bool
+report_shared_progress (double fraction, const char *message, void *data)
+{
+  (void) fraction;
+  run_job *job = data;
+  size_t count = job->queries->count;
+  double done = count > 0 ? (double) atomic_load (&job->finished_queries) / (double) count : 1.0;
+  bool go_on = job->progress (done < 1.0 ? done : 1.0, message, job->progress_data);
+  if (!go_on)
+    atomic_store (&job->stop, true);
+  return go_on;
+}
+
 shepard_status
 shepard_gpu_group_interpolate (shepard_engine *engine, const shepard_params *params, double r_exp,
                                const shepard_query_set *queries, const shepard_outputs *outputs,
                                shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
-  run_job job = { engine, params, r_exp, queries, shepard_cuda_plan_slices (&engine->points, params, queries,
-                                                                            engine->n_gpus), outputs };
+  run_job job = { .engine = engine, .params = params, .r_exp = r_exp, .queries = queries,
+                  .slices = shepard_cuda_plan_slices (&engine->points, params, queries, engine->n_gpus),
+                  .outputs = outputs, .progress = progress, .progress_data = progress_data };
+  atomic_init (&job.next_slice, 0);
+  atomic_init (&job.finished_queries, 0);
+  atomic_init (&job.stop, false);
   for (size_t i = 0; i < engine->n_gpus; i++)
     shepard_cuda_backend_clear_timings (engine->gpus[i]);
+  if (job.slices.shared)
+    return shepard_parallel_for ((int) engine->n_gpus, job.slices.runs, 1, interpolate_shared, &job,
+                                 progress ? report_shared_progress : NULL, &job, "Interpolating on the GPU", error);
   return shepard_parallel_for ((int) engine->n_gpus, job.slices.runs, 1, interpolate_runs, &job, progress,
                                progress_data, "Interpolating on the GPU", error);
 }

@@ -229,9 +229,9 @@ shepard_engine *shepard_engine_new (shepard_backend backend, shepard_precision p
 
 /* Several GPUs. An engine on CUDA spreads the queries of an interpolation to host memory (a grid's rows, a list of
  * points) over its GPUs: each holds the points (and the far field's tree), and they take slices of the queries in turn
- * as each finishes its last, so that an uneven machine stays busy. The far field's lighter work goes in runs of slices
- * interleaved over the raster (one a GPU up to 2^22 queries each), which a GPU sums on several streams at once while
- * the host takes the results of each slice done. A query's value depends neither on the slices nor on the GPU that
+ * as each finishes its last, so that an uneven machine stays busy. The far field's lighter work goes in smaller
+ * slices, which each GPU claims as it can start one and sums several at once, each on a stream of its own, while the
+ * host takes the results of each slice done. A query's value depends neither on the slices nor on the GPU that
  * runs it (the brute force sums the points in fixed groups and adds them in a fixed order; the far field's tiles and
  * the neighbourhoods are the query's own), so the results are equal bit for bit on one GPU and on eight, as they are
  * for a window of the raster (shepard_grid's first_row, first_column at multiples of SHEPARD_GRID_WINDOW_ALIGN) and

@@ -302,10 +302,12 @@ struct Band {
   double *host_query_x = nullptr, *host_query_y = nullptr;                    // pinned
 };
 
-// The far field's slices run on these streams in turn, and a band holds at most this many of them at once.
-constexpr int kSliceStreams = 4;
-constexpr int kMaxBandSlices = 32;
-// The most queries of a band, and of a far field's run (cuda-slices.cu).
+// The far field's slices run each on a stream of its own, taken in turn: at least kMinSlicesInFlight and at most
+// kSliceStreams at once, and a band holds at most kMaxBandSlices of them (one more than run at once).
+constexpr int kSliceStreams = 16;
+constexpr int kMinSlicesInFlight = 4;
+constexpr int kMaxBandSlices = kSliceStreams + 1;
+// The most queries of a band of the brute force or the local methods (cuda-slices.cu).
 constexpr size_t kMaxSliceQueries = (size_t) 1 << 22;
 
 inline size_t
@@ -321,6 +323,8 @@ shepard_cuda_slices plan_slices (const shepard_point_set *set, const shepard_par
 // One backend's plan: every slice in one run.
 shepard_cuda_slices one_run (const shepard_point_set *set, const shepard_params *params,
                              const shepard_query_set *queries);
+// How many of the far field's slices a GPU runs at once (a band holds one more).
+size_t far_field_depth (const shepard_cuda_slices &plan);
 // Queries of slice `slice` of count queries: [*first, *first + return value).
 size_t slice_span (const shepard_cuda_slices &plan, size_t count, size_t slice, size_t *first);
 // The queries of run `run`'s slices.

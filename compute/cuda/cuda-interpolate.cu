@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// An interpolation on the device: a run of slices of the queries (cuda-slices.cu plans them), each band's stage 1
-// (the k nearest, the neighbourhoods), stage 2 (the far field's slices on several streams, or every point in fixed
-// groups on two streams) and copies back, with progress and cancel between launches. The backend's device and memory
-// are in cuda-backend.cu.
+// An interpolation on the device: a run of slices of the queries, or the far field's slices as a queue shared by the
+// GPUs hands them out (cuda-slices.cu plans them), each band's stage 1 (the k nearest, the neighbourhoods), stage 2
+// (the far field's slices on several streams, or every point in fixed groups on two streams) and copies back, with
+// progress and cancel between launches. The backend's device and memory are in cuda-backend.cu.
 #include "cuda-internal.cuh"
 
 #include <math.h>
@@ -217,20 +217,101 @@ drain_slice_streams (shepard_cuda_backend *backend)
     cudaStreamSynchronize (stream);
 }
 
-/* The far field's slices of one run: each band holds up to kMaxBandSlices of them, slice j at band offset j * size,
- * and each slice runs stage 1, the sums and its copies on slice stream j % kSliceStreams; the host takes each slice's
- * results as soon as they are back, in order, while later slices run. */
+/* One backend's far field on its own: every slice in order, with the caller's progress and cancel. */
+struct LocalSlices {
+  size_t next, count, finished, total;
+  shepard_progress_fn progress;
+  void *progress_data;
+  bool cancelled;
+
+  static bool
+  claim (void *data, size_t *slice)
+  {
+    LocalSlices *local = (LocalSlices *) data;
+    if (local->cancelled || local->next >= local->count)
+      return false;
+    *slice = local->next++;
+    return true;
+  }
+
+  static void
+  finish (void *data, size_t queries)
+  {
+    LocalSlices *local = (LocalSlices *) data;
+    local->finished += queries;
+    if (local->progress
+        && !local->progress ((double) local->finished / (double) local->total, "Interpolating on the GPU",
+                             local->progress_data))
+      local->cancelled = true;
+  }
+};
+
+/* Slot `slot` of the band (slice queries at slot * plan.size): slice `slice`'s stage 1, sums and copies back on
+ * `slice_stream`, then its event. */
+static shepard_status
+launch_slice (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params,
+              const Setup &setup, const shepard_query_set *queries, const QuerySource &whole,
+              const shepard_cuda_slices &plan, size_t slice, size_t slot, size_t band_queries, bool want_alpha,
+              bool want_r_obs, shepard_device_grid *target, cudaStream_t slice_stream, shepard_error *error)
+{
+  Band &band = backend->band;
+  size_t first, count = slice_span (plan, queries->count, slice, &first);
+  size_t at = slot * plan.size;
+  QuerySource source = whole;
+  if (!queries->grid)
+    {
+      stage_query_points (set, queries, band, first, count, at);
+      CHECK (cudaMemcpyAsync (band.query_x + at, band.host_query_x + at, count * sizeof (double),
+                              cudaMemcpyHostToDevice, slice_stream), "copying query points to the GPU");
+      CHECK (cudaMemcpyAsync (band.query_y + at, band.host_query_y + at, count * sizeof (double),
+                              cudaMemcpyHostToDevice, slice_stream), "copying query points to the GPU");
+      source.x = band.query_x + at;
+      source.y = band.query_y + at;
+    }
+  source.first_index = (long long) first;
+  source.count = (int) count;
+  Stage1Outputs out = { band.value + at, band_queries, band.done + at, band.exponent + at, band.offset + at,
+                        want_alpha ? band.alpha + at : nullptr, want_r_obs ? band.r_obs + at : nullptr,
+                        nullptr, nullptr, 0 };
+  if (target)
+    CHECK (aim_at_device_grid (out, target, first, count, setup.aidw, slice_stream),
+           "clearing the result grid on the GPU");
+  CHECK (launch_stage1 (backend->grid, backend->points, source, setup.stage1, out, backend->variant.knn,
+                        slice_stream), "searching the nearest neighbours on the GPU");
+  // The fields share stage 1's alphas and exponents.
+  for (size_t f = 0; f < setup.fields; f++)
+    CHECK (launch_far_field (backend->far_field, source, out, (int) f, params->tolerance, slice_stream),
+           "summing the far field on the GPU");
+  if (target)
+    CHECK (launch_values_to_given (out.value, count, set->z_origin[0], set->z_scale[0], slice_stream),
+           "mapping the values on the GPU");
+  else
+    {
+      for (size_t f = 0; f < setup.fields; f++)
+        CHECK (cudaMemcpyAsync (band.host_value + f * band_queries + at, band.value + f * band_queries + at,
+                                count * sizeof (float), cudaMemcpyDeviceToHost, slice_stream),
+               "copying results from the GPU");
+      if (out.alpha)
+        CHECK (cudaMemcpyAsync (band.host_alpha + at, out.alpha, count * sizeof (float), cudaMemcpyDeviceToHost,
+                                slice_stream), "copying results from the GPU");
+      if (out.r_obs)
+        CHECK (cudaMemcpyAsync (band.host_r_obs + at, out.r_obs, count * sizeof (float), cudaMemcpyDeviceToHost,
+                                slice_stream), "copying results from the GPU");
+    }
+  CHECK (cudaEventRecord (backend->slice_done[slot], slice_stream), "running the far field on the GPU");
+  return SHEPARD_OK;
+}
+
+/* The far field's slices as the queue hands them out: up to far_field_depth of them at once, on the slice streams in
+ * turn, each in a slot of a ring in the band. As the oldest is done, the next is claimed and started, then the
+ * oldest's results go to the caller while the others run; a GPU that goes faster claims more. */
 static shepard_status
 interpolate_far_field (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params,
                        const Setup &setup, const shepard_query_set *queries, const shepard_cuda_slices &plan,
-                       size_t run, const shepard_outputs *outputs, shepard_device_grid *target,
-                       shepard_progress_fn progress, void *progress_data, shepard_error *error)
+                       const shepard_cuda_slice_queue &queue, const shepard_outputs *outputs,
+                       shepard_device_grid *target, shepard_error *error)
 {
-  size_t run_slices = plan.count > run ? divide_up (plan.count - run, plan.runs) : 0;
-  size_t band_slices = kMaxSliceQueries / plan.size;
-  band_slices = band_slices < 1 ? 1 : band_slices > (size_t) kMaxBandSlices ? (size_t) kMaxBandSlices : band_slices;
-  band_slices = band_slices < run_slices ? band_slices : run_slices;
-  size_t band_queries = band_slices * plan.size;
+  size_t depth = far_field_depth (plan), slots = depth + 1, band_queries = slots * plan.size;
   shepard_status reserved = reserve_band (backend->band, band_queries, setup.fields, error);
   if (reserved != SHEPARD_OK)
     return reserved;
@@ -241,115 +322,110 @@ interpolate_far_field (shepard_cuda_backend *backend, const shepard_point_set *s
   bool want_alpha = target || outputs->alpha, want_r_obs = (target || outputs->r_obs) && setup.aidw;
   cudaStream_t stream = backend->stream;
   cudaEvent_t *marks = backend->marks;
-  size_t total_queries = run_queries (plan, queries->count, run);
+  size_t slice_of[kMaxBandSlices];
 
-  if (progress && !progress (0.0, "Interpolating on the GPU", progress_data))
-    return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-  size_t done_queries = 0;
-  for (size_t first_slice = 0; first_slice < run_slices; first_slice += band_slices)
+  CHECK (cudaEventRecord (marks[1], stream), "timing the GPU work");
+  CHECK (cudaEventRecord (backend->slices_may_start, stream), "starting the far field on the GPU");
+  for (cudaStream_t slice_stream : backend->slice_streams)
+    CHECK (cudaStreamWaitEvent (slice_stream, backend->slices_may_start, 0), "starting the far field on the GPU");
+  // Launch k goes into slot k % slots on stream k % kSliceStreams. At most depth are running (no more than the
+  // streams, so that each runs beside the others), and one more is started before the oldest's results are taken, so
+  // a slot is free again (its results delivered) before it is taken.
+  size_t launched = 0, delivered = 0;
+  bool claims_left = true, end_marked = false;
+  auto start_next = [&] () -> shepard_status {
+    size_t slice;
+    if (!queue.claim (queue.data, &slice))
+      {
+        claims_left = false;
+        return SHEPARD_OK;
+      }
+    size_t slot = launched % slots;
+    cudaStream_t slice_stream = backend->slice_streams[launched % kSliceStreams];
+    slice_of[slot] = slice;
+    launched++;
+    return launch_slice (backend, set, params, setup, queries, whole, plan, slice, slot, band_queries, want_alpha,
+                         want_r_obs, target, slice_stream, error);
+  };
+  shepard_status status = SHEPARD_OK;
+  while (status == SHEPARD_OK)
     {
-      size_t slices = run_slices - first_slice < band_slices ? run_slices - first_slice : band_slices;
-      CHECK (cudaEventRecord (marks[1], stream), "timing the GPU work");
-      CHECK (cudaEventRecord (backend->slices_may_start, stream), "starting the far field on the GPU");
-      for (cudaStream_t slice_stream : backend->slice_streams)
-        CHECK (cudaStreamWaitEvent (slice_stream, backend->slices_may_start, 0), "starting the far field on the GPU");
-      for (size_t j = 0; j < slices; j++)
+      while (status == SHEPARD_OK && claims_left && launched - delivered < depth)
+        status = start_next ();
+      if (status != SHEPARD_OK)
+        break;
+      if (!claims_left && !end_marked)
         {
-          size_t first, count = slice_span (plan, queries->count, run + (first_slice + j) * plan.runs, &first);
-          size_t at = j * plan.size;
-          cudaStream_t slice_stream = backend->slice_streams[j % kSliceStreams];
-          QuerySource source = whole;
-          if (!queries->grid)
+          // The end of the GPU's work on the stream, before the host waits: its timing is the device's alone.
+          cudaError_t marked = cudaSuccess;
+          for (size_t k = delivered; k < launched && marked == cudaSuccess; k++)
+            marked = cudaStreamWaitEvent (stream, backend->slice_done[k % slots], 0);
+          if (marked == cudaSuccess)
+            marked = cudaEventRecord (marks[3], stream);
+          if (marked != cudaSuccess)
             {
-              stage_query_points (set, queries, band, first, count, at);
-              CHECK (cudaMemcpyAsync (band.query_x + at, band.host_query_x + at, count * sizeof (double),
-                                      cudaMemcpyHostToDevice, slice_stream), "copying query points to the GPU");
-              CHECK (cudaMemcpyAsync (band.query_y + at, band.host_query_y + at, count * sizeof (double),
-                                      cudaMemcpyHostToDevice, slice_stream), "copying query points to the GPU");
-              source.x = band.query_x + at;
-              source.y = band.query_y + at;
+              status = cuda_failure (error, marked, "timing the GPU work");
+              break;
             }
-          source.first_index = (long long) first;
-          source.count = (int) count;
-          Stage1Outputs out = { band.value + at, band_queries, band.done + at, band.exponent + at, band.offset + at,
-                                want_alpha ? band.alpha + at : nullptr, want_r_obs ? band.r_obs + at : nullptr,
-                                nullptr, nullptr, 0 };
-          if (target)
-            CHECK (aim_at_device_grid (out, target, first, count, setup.aidw, slice_stream),
-                   "clearing the result grid on the GPU");
-          CHECK (launch_stage1 (backend->grid, backend->points, source, setup.stage1, out, backend->variant.knn,
-                                slice_stream), "searching the nearest neighbours on the GPU");
-          // The fields share stage 1's alphas and exponents.
-          for (size_t f = 0; f < setup.fields; f++)
-            CHECK (launch_far_field (backend->far_field, source, out, (int) f, params->tolerance, slice_stream),
-                   "summing the far field on the GPU");
-          if (target)
-            CHECK (launch_values_to_given (out.value, count, set->z_origin[0], set->z_scale[0], slice_stream),
-                   "mapping the values on the GPU");
-          else
-            {
-              for (size_t f = 0; f < setup.fields; f++)
-                CHECK (cudaMemcpyAsync (band.host_value + f * band_queries + at, band.value + f * band_queries + at,
-                                        count * sizeof (float), cudaMemcpyDeviceToHost, slice_stream),
-                       "copying results from the GPU");
-              if (out.alpha)
-                CHECK (cudaMemcpyAsync (band.host_alpha + at, out.alpha, count * sizeof (float),
-                                        cudaMemcpyDeviceToHost, slice_stream), "copying results from the GPU");
-              if (out.r_obs)
-                CHECK (cudaMemcpyAsync (band.host_r_obs + at, out.r_obs, count * sizeof (float),
-                                        cudaMemcpyDeviceToHost, slice_stream), "copying results from the GPU");
-            }
-          CHECK (cudaEventRecord (backend->slice_done[j], slice_stream), "running the far field on the GPU");
+          end_marked = true;
         }
-      // The band's end on the stream, before the host waits: its timing is the device's alone.
-      for (size_t j = 0; j < slices; j++)
-        CHECK (cudaStreamWaitEvent (stream, backend->slice_done[j], 0), "running the far field on the GPU");
-      CHECK (cudaEventRecord (marks[3], stream), "timing the GPU work");
-
-      for (size_t j = 0; j < slices; j++)
+      if (delivered == launched)
+        break;
+      size_t slot = delivered % slots;
+      cudaError_t waited = cudaEventSynchronize (backend->slice_done[slot]);
+      if (waited != cudaSuccess)
         {
-          size_t first, count = slice_span (plan, queries->count, run + (first_slice + j) * plan.runs, &first);
-          cudaError_t status = cudaEventSynchronize (backend->slice_done[j]);
-          if (status != cudaSuccess)
-            {
-              drain_slice_streams (backend);
-              return cuda_failure (error, status, "running the far field on the GPU");
-            }
-          if (!target)
-            deliver_band_results ({ set, &band, band_queries, j * plan.size, setup.fields, queries->count, first,
-                                    outputs, want_alpha, want_r_obs },
-                                  count);
-          done_queries += count;
-          if (progress
-              && !progress ((double) done_queries / (double) total_queries, "Interpolating on the GPU",
-                            progress_data))
-            {
-              drain_slice_streams (backend);
-              return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-            }
+          status = cuda_failure (error, waited, "running the far field on the GPU");
+          break;
         }
-      CHECK (cudaEventSynchronize (marks[3]), "running the far field on the GPU");
-      backend->timings.weighting_ms += elapsed_ms (marks[1], marks[3]);
+      // The next slice starts before this one's results go to the caller.
+      if (claims_left && (status = start_next ()) != SHEPARD_OK)
+        break;
+      size_t first, count = slice_span (plan, queries->count, slice_of[slot], &first);
+      if (!target)
+        deliver_band_results ({ set, &band, band_queries, slot * plan.size, setup.fields, queries->count, first,
+                                outputs, want_alpha, want_r_obs },
+                              count);
+      delivered++;
+      queue.finish (queue.data, count);
     }
+  if (status != SHEPARD_OK)
+    {
+      drain_slice_streams (backend);
+      return status;
+    }
+  CHECK (cudaEventSynchronize (marks[3]), "running the far field on the GPU");
+  backend->timings.weighting_ms += elapsed_ms (marks[1], marks[3]);
   return SHEPARD_OK;
 }
 
 /* The run's slices, one band at a time, into the host outputs (every field, mapped back to given values), or (target
- * not null) into a device grid that keeps field 0's values and the alphas on the GPU. */
+ * not null) into a device grid that keeps field 0's values and the alphas on the GPU. The far field takes its slices
+ * from `queue` where several GPUs share them, else every slice of the plan in turn. */
 static shepard_status
 interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const shepard_params *params, double r_exp,
              const shepard_query_set *queries, const shepard_cuda_slices &plan, size_t run,
-             const shepard_outputs *outputs, shepard_device_grid *target, shepard_progress_fn progress,
-             void *progress_data, shepard_error *error)
+             const shepard_cuda_slice_queue *queue, const shepard_outputs *outputs, shepard_device_grid *target,
+             shepard_progress_fn progress, void *progress_data, shepard_error *error)
 {
   CHECK (cudaSetDevice (backend->device), "selecting the GPU");
   Setup setup;
   shepard_status status = set_up (backend, set, params, r_exp, queries, target != nullptr, setup, error);
   if (status != SHEPARD_OK)
     return status;
+  if (setup.far_field && queue)
+    return interpolate_far_field (backend, set, params, setup, queries, plan, *queue, outputs, target, error);
   if (setup.far_field)
-    return interpolate_far_field (backend, set, params, setup, queries, plan, run, outputs, target, progress,
-                                  progress_data, error);
+    {
+      if (progress && !progress (0.0, "Interpolating on the GPU", progress_data))
+        return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+      LocalSlices local = { 0, plan.count, 0, queries->count, progress, progress_data, false };
+      shepard_cuda_slice_queue every = { LocalSlices::claim, LocalSlices::finish, &local };
+      status = interpolate_far_field (backend, set, params, setup, queries, plan, every, outputs, target, error);
+      if (status == SHEPARD_OK && local.cancelled)
+        return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
+      return status;
+    }
   const Stage1Params &stage1 = setup.stage1;
   const Neighbourhood &hood = stage1.hood;
   size_t n = set->n, fields = setup.fields, band_queries = plan.size;
@@ -387,8 +463,10 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
 
   if (progress && !progress (0.0, "Interpolating on the GPU", progress_data))
     return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
-  size_t done_queries = 0;
-  for (size_t slice = run; slice < plan.count; slice += plan.runs)
+  size_t done_queries = 0, slice = run;
+  // A shared plan's slices (the far field's, where no point is weighed: no data) come from the queue.
+  bool have_slice = queue ? queue->claim (queue->data, &slice) : slice < plan.count;
+  for (; have_slice; have_slice = queue ? queue->claim (queue->data, &slice) : (slice += plan.runs) < plan.count)
     {
       size_t first, count = slice_span (plan, queries->count, slice, &first);
       source.first_index = (long long) first;
@@ -485,6 +563,8 @@ interpolate (shepard_cuda_backend *backend, const shepard_point_set *set, const 
                               count);
 
       done_queries += count;
+      if (queue)
+        queue->finish (queue->data, count);
       if (progress
           && !progress ((double) done_queries / (double) total_queries, "Interpolating on the GPU", progress_data))
         return shepard_fail (error, SHEPARD_ERROR_CANCELLED, "Cancelled.");
@@ -503,8 +583,8 @@ shepard_cuda_interpolate (shepard_cuda_backend *backend, const shepard_point_set
   try
     {
       backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, one_run (points, params, queries), 0, outputs,
-                          nullptr, progress, progress_data, error);
+      return interpolate (backend, points, params, r_exp, queries, one_run (points, params, queries), 0, nullptr,
+                          outputs, nullptr, progress, progress_data, error);
     }
   catch (...)
     {
@@ -520,10 +600,30 @@ shepard_cuda_interpolate_run (shepard_cuda_backend *backend, const shepard_point
 {
   try
     {
-      if (slices->size == 0 || run >= slices->runs)
-        return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Run %zu of %zu does not exist.", run, slices->runs);
-      return interpolate (backend, points, params, r_exp, queries, *slices, run, outputs, nullptr, nullptr, nullptr,
-                          error);
+      if (slices->size == 0 || run >= slices->runs || slices->shared)
+        return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "Run %zu of %zu does not exist%s.", run, slices->runs,
+                             slices->shared ? ": the far field's slices are shared" : "");
+      return interpolate (backend, points, params, r_exp, queries, *slices, run, nullptr, outputs, nullptr, nullptr,
+                          nullptr, error);
+    }
+  catch (...)
+    {
+      return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "The GPU interpolation failed.");
+    }
+}
+
+extern "C" shepard_status
+shepard_cuda_interpolate_shared (shepard_cuda_backend *backend, const shepard_point_set *points,
+                                 const shepard_params *params, double r_exp, const shepard_query_set *queries,
+                                 const shepard_cuda_slices *slices, const shepard_cuda_slice_queue *queue,
+                                 const shepard_outputs *outputs, shepard_error *error)
+{
+  try
+    {
+      if (!slices->shared)
+        return shepard_fail (error, SHEPARD_ERROR_INTERNAL, "These slices are not shared: they go in runs.");
+      return interpolate (backend, points, params, r_exp, queries, *slices, 0, queue, outputs, nullptr, nullptr,
+                          nullptr, error);
     }
   catch (...)
     {
@@ -541,8 +641,8 @@ shepard_cuda_interpolate_to_device (shepard_cuda_backend *backend, const shepard
     {
       shepard_outputs none = {};
       backend->timings = shepard_cuda_timings ();
-      return interpolate (backend, points, params, r_exp, queries, one_run (points, params, queries), 0, &none,
-                          target, progress, progress_data, error);
+      return interpolate (backend, points, params, r_exp, queries, one_run (points, params, queries), 0, nullptr,
+                          &none, target, progress, progress_data, error);
     }
   catch (...)
     {

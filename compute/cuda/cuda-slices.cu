@@ -7,6 +7,13 @@ extern "C" {
 #include "../shepard-engine.h"
 }
 
+#ifndef SHEPARD_SHARED_SLICE_LOG2
+#define SHEPARD_SHARED_SLICE_LOG2 16
+#endif
+#ifndef SHEPARD_IN_FLIGHT_LOG2
+#define SHEPARD_IN_FLIGHT_LOG2 18
+#endif
+
 namespace shepard_cuda {
 
 namespace {
@@ -18,11 +25,17 @@ namespace {
 // that keep the GPUs evenly busy (slice_queries): each slice ends in a tail that leaves part of its GPU idle.
 constexpr double kSlicePairs = 1e12;
 constexpr size_t kLightSliceQueries = (size_t) 1 << 21;
-// The far field's slices: about half a wave of its tiles on an H100 (2,112 warps of 64 queries), and at least two a
-// GPU. They run on kSliceStreams streams at once, so that a slice's tail overlaps the next slices' work, and each
-// slice's results are copied back and reach the caller while the next ones run (plan_slices). On two H200s, slices of
-// 64K made 1M over 1024^2 1.84-1.86x one GPU's where 128K made 1.82x (tests/bench/results/h200x2-stop34-*).
+// The far field's slices. One GPU takes slices of about half a wave of its tiles on an H100 (2,112 warps of 64
+// queries), four at once: on two H200s, 64K made 1M over 1024^2 1.84-1.86x one GPU's where 128K made 1.82x
+// (tests/bench/results/h200x2-stop34-*), and the one GPU's time stayed with four at once instead of all. Several GPUs
+// claim smaller slices as each can start one, so that the last claims leave them within a small slice of each other,
+// and each runs about kFarFieldInFlightQueries at once (kMinSlicesInFlight slices at least, each on a stream of its
+// own): enough to keep it full while the host takes a slice's results and starts the next, few enough that the rest
+// stay to be shared. On two H200s, 1M over 1024^2: 16K slices, 16 at once, 1.89-1.90x; 32K, 8 or 16 at once,
+// 1.84-1.86x; 64K, 4 at once, 1.85-1.86x; the old fixed halves 1.86-1.87x (tests/bench/results/h200x2-stop35-*).
 constexpr size_t kFarFieldSliceQueries = (size_t) 1 << 16;
+constexpr size_t kSharedFarFieldSliceQueries = (size_t) 1 << 14;
+constexpr size_t kFarFieldInFlightQueries = (size_t) 1 << 18;
 constexpr size_t kFarFieldSlicesPerGpu = 2;
 constexpr size_t kMaxBruteForceSliceQueries = (size_t) 1 << 20;
 // A slice of a raster is whole rows, a multiple of the far field's tile rows (the brute force's: of its patch rows),
@@ -106,19 +119,14 @@ plan_slices (const shepard_point_set *set, const shepard_params *params, const s
     {
       size_t unit = queries->grid ? kSliceRowGranule * queries->grid->width : kSliceListGranule;
       size_t units = divide_up (queries->count, unit);
-      size_t slice = kFarFieldSliceQueries / unit, fewest = divide_up (units, kFarFieldSlicesPerGpu * gpus);
+      size_t slice = (gpus > 1 ? kSharedFarFieldSliceQueries : kFarFieldSliceQueries) / unit;
+      size_t fewest = divide_up (units, kFarFieldSlicesPerGpu * gpus);
       slice = slice < 1 ? 1 : slice < fewest ? slice : fewest;
-      // As many slices for every GPU where the units allow.
-      size_t slices = divide_up (divide_up (units, slice), gpus) * gpus;
-      slice = divide_up (units, slices < units ? slices : units);
       plan.size = slice * unit;
       plan.size = plan.size < queries->count ? plan.size : queries->count;
       plan.count = divide_up (queries->count, plan.size);
-      // A run holds at most a band of slices, so that a large raster still goes in runs with progress and cancel
-      // between them, each GPU taking the next as it finishes its last.
-      size_t run_slices = kMaxSliceQueries / plan.size < 1 ? 1 : kMaxSliceQueries / plan.size;
-      size_t runs = divide_up (plan.count, run_slices * gpus) * gpus;
-      plan.runs = runs < plan.count ? runs : plan.count;
+      plan.runs = gpus < plan.count ? gpus : plan.count;
+      plan.shared = true;
       return plan;
     }
   plan.size = slice_queries (set, params, queries, gpus);
@@ -133,6 +141,14 @@ one_run (const shepard_point_set *set, const shepard_params *params, const shepa
   shepard_cuda_slices plan = plan_slices (set, params, queries, 1);
   plan.runs = plan.count > 0 ? 1 : 0;
   return plan;
+}
+
+size_t
+far_field_depth (const shepard_cuda_slices &plan)
+{
+  size_t depth = plan.size > 0 ? kFarFieldInFlightQueries / plan.size : 1;
+  depth = depth < (size_t) kMinSlicesInFlight ? (size_t) kMinSlicesInFlight : depth;
+  return depth < (size_t) kSliceStreams ? depth : (size_t) kSliceStreams;
 }
 
 size_t

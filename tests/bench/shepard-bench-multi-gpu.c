@@ -8,7 +8,8 @@
  * in a bit of their value or alpha: none may (test-multi-gpu proves it too). Issue 16's goal on two GPUs: >= 1.9x;
  * a line of two GPUs below it says so.
  * With --pair, the "all GPUs" engine is two backends on GPU 0 (the multi-GPU path on a machine with one GPU; no
- * faster). With --stages, three more calls of each engine through the far field, and each GPU's device time of each
+ * faster). --one N puts the one-GPU engine on GPU N (default 0) and --gpus LIST ("all" or "1,0") the other on those,
+ * in that order (worker w drives the w-th): to tell a GPU that is slower from a share of the work that is larger. With --stages, three more calls of each engine through the far field, and each GPU's device time of each
  * beside the call's wall time (CUDA events; by stage where the stages do not overlap: the kNN search, the sums, the
  * copy back): what the call spends beyond its GPUs' work; those calls' cells are compared too, and every GPU must have
  * weighed some.
@@ -16,7 +17,7 @@
  * Exit status 1 where a cell differs, or (--stages) a GPU weighed none.
  *
  *   build/tests/bench/shepard-bench-multi-gpu [--points K] [--size W] [--export-size E] [--repeat N] [--pair]
- *                                          [--stages]
+ *                                          [--stages] [--one N] [--gpus LIST]
  */
 #include "bench-data.h"
 #include "bench-support.h"
@@ -34,8 +35,9 @@
 #define GOAL_RATIO 1.9
 
 typedef struct {
-  int points_k, size, export_size, repeat;
+  int points_k, size, export_size, repeat, one;
   bool pair, stages;
+  shepard_gpu_set gpus; /* count 0: every GPU */
 } options;
 
 static shepard_engine *
@@ -215,16 +217,29 @@ main (int argc, char **argv)
         o.export_size = atoi (argv[++a]);
       else if (valued && !strcmp (argv[a], "--repeat"))
         o.repeat = atoi (argv[++a]);
+      else if (valued && !strcmp (argv[a], "--one"))
+        o.one = atoi (argv[++a]);
+      else if (valued && !strcmp (argv[a], "--gpus"))
+        {
+          shepard_error error = { SHEPARD_OK, "" };
+          if (shepard_gpu_set_parse (argv[++a], &o.gpus, &error) != SHEPARD_OK)
+            {
+              fprintf (stderr, "shepard-bench-multi-gpu: --gpus: %s\n", error.message);
+              return 2;
+            }
+        }
       else
         {
-          fprintf (stderr, "usage: %s [--points K] [--size W] [--export-size E] [--repeat N] [--pair] [--stages]\n",
+          fprintf (stderr,
+                   "usage: %s [--points K] [--size W] [--export-size E] [--repeat N] [--pair] [--stages] [--one N] "
+                   "[--gpus LIST]\n",
                    argv[0]);
           return 2;
         }
     }
-  if (o.points_k < 1 || o.size < 1 || o.export_size < 0 || o.repeat < 1)
+  if (o.points_k < 1 || o.size < 1 || o.export_size < 0 || o.repeat < 1 || o.one < 0)
     {
-      fprintf (stderr, "shepard-bench-multi-gpu: sizes and --repeat must be positive\n");
+      fprintf (stderr, "shepard-bench-multi-gpu: sizes and --repeat must be positive, --one not negative\n");
       return 2;
     }
   bench_start ("shepard-bench-multi-gpu");
@@ -240,8 +255,8 @@ main (int argc, char **argv)
       fprintf (stderr, "shepard-bench-multi-gpu: out of memory for the points\n");
       return 2;
     }
-  shepard_gpu_set first = { 1, { 0 } }, pair = { 2, { 0, 0 } };
-  shepard_engine *one = engine_on (&first, &points), *every = engine_on (o.pair ? &pair : NULL, &points);
+  shepard_gpu_set first = { 1, { o.one } }, pair = { 2, { o.one, o.one } };
+  shepard_engine *one = engine_on (&first, &points), *every = engine_on (o.pair ? &pair : &o.gpus, &points);
   printf ("%zu points; one GPU: %s; all: %s\n", points.n, shepard_engine_describe (one),
           shepard_engine_describe (every));
   printf ("%-48s %13s %13s %8s   %s\n", "", "one GPU", "all", "ratio", "cells differing");

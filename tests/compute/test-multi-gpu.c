@@ -187,13 +187,14 @@ record_progress (double fraction, const char *message, void *data)
   return record->cancel_at == 0 || record->calls < record->cancel_at;
 }
 
-/* Progress comes on the calling thread only, rising to 1; a cancel stops every GPU, and the engine works on. */
+/* Progress comes on the calling thread only, rising to 1; a cancel stops every GPU, and the engine works on. The
+ * brute force's slices go in runs, the far field's are claimed by the GPUs from a shared queue. */
 static void
-test_progress_and_cancel (void)
+test_progress_and_cancel (gconstpointer data)
 {
   if (!cuda_device_or_skip ())
     return;
-  shepard_params params = params_of (&cases[0]);
+  shepard_params params = params_of (data);
   size_t cells = grid.width * grid.height;
   shepard_gpu_set two_on_one = { 2, { 0, 0 } };
   shepard_engine *pair = engine_on (&two_on_one);
@@ -479,6 +480,7 @@ check_brute_force_slices (const slice_case *test, size_t gpus, const shepard_cud
   size_t shared_rows = MIN (largest_rows, rows_within (test, 1e12 / (double) test->points));
   size_t busiest = busiest_rows (test->height, rows, gpus);
 
+  g_assert_false (plan->shared);
   g_assert_cmpuint (plan->runs, ==, plan->count);
   g_test_message ("%zu GPU(s): slices of %zu rows, the busiest GPU %zu of %zu rows", gpus, rows, busiest,
                   test->height);
@@ -492,39 +494,23 @@ check_brute_force_slices (const slice_case *test, size_t gpus, const shepard_cud
     g_assert_cmpuint (busiest, <, busiest_rows (test->height, other, gpus) + test->granule_rows);
 }
 
-/* The far field's: slices of whole granules, of at most about most_queries (one granule at least) and two a GPU at
- * least where the raster has the granules; runs of at most 2^22 queries (or one slice), as many for each GPU (or one
- * slice a run), and no fewer: with one GPU's worth fewer, some run would pass 2^22. Run r takes slices r, r + runs,
- * ...: no run holds more than one slice more than another. */
+/* The far field's: shared slices (each GPU claims the next as it can start one) of whole granules, of at most about
+ * most_queries (one granule at least), several GPUs' no larger than one GPU's, and two a GPU at least where the raster
+ * has the granules; as many GPUs claim them as there are slices, up to every GPU. */
 static void
-check_far_field_slices (const slice_case *test, size_t gpus, const shepard_cuda_slices *plan, size_t rows)
+check_far_field_slices (const slice_case *test, size_t gpus, const shepard_cuda_slices *plan, size_t rows,
+                        size_t one_gpu_rows)
 {
   size_t granules = (test->height + test->granule_rows - 1) / test->granule_rows;
-  size_t slices_per_gpu = 2, run_cap = (size_t) 1 << 22;
+  size_t slices_per_gpu = 2;
 
+  g_assert_true (plan->shared);
   g_assert_cmpuint (rows, <=, rows_within (test, (double) test->most_queries));
+  g_assert_cmpuint (rows, <=, one_gpu_rows);
   if (granules >= slices_per_gpu * gpus)
     g_assert_cmpuint (plan->count, >=, slices_per_gpu * gpus);
-  g_assert_true (plan->runs == plan->count || plan->runs % gpus == 0);
-  g_assert_cmpuint (plan->runs, >=, MIN (gpus, plan->count));
-  size_t most = 0, least = SIZE_MAX;
-  for (size_t run = 0; run < plan->runs; run++)
-    {
-      size_t run_rows = 0;
-      for (size_t slice = run; slice < plan->count; slice += plan->runs)
-        run_rows += MIN (rows, test->height - slice * rows);
-      most = MAX (most, run_rows);
-      least = MIN (least, run_rows);
-    }
-  g_assert_cmpuint (most * test->width, <=, MAX (run_cap, plan->size));
-  if (plan->runs > gpus)
-    {
-      size_t fewer = plan->runs - gpus, slices_of_busiest = (plan->count + fewer - 1) / fewer;
-      g_assert_cmpuint (slices_of_busiest * plan->size, >, run_cap);
-    }
-  g_test_message ("%zu GPU(s): %zu slices of %zu rows in %zu runs, of %zu to %zu rows", gpus, plan->count, rows,
-                  plan->runs, least, most);
-  g_assert_cmpuint (most - least, <=, rows);
+  g_assert_cmpuint (plan->runs, ==, MIN (gpus, plan->count));
+  g_test_message ("%zu GPU(s): %zu shared slices of %zu rows", gpus, plan->count, rows);
 }
 
 static void
@@ -537,6 +523,7 @@ test_slices_even (gconstpointer data)
   shepard_params params = params_with_neighbourhood (SHEPARD_METHOD_AIDW, 0, 0.0);
   params.summation = test->summation;
 
+  size_t one_gpu_rows = 0;
   for (size_t gpus = 1; gpus <= 4; gpus++)
     {
       shepard_cuda_slices plan = shepard_cuda_plan_slices (&points, &params, &queries, gpus);
@@ -544,10 +531,11 @@ test_slices_even (gconstpointer data)
       size_t rows = plan.size / test->width;
       g_assert_true (rows % test->granule_rows == 0 || rows == test->height);
       g_assert_cmpuint (plan.count, ==, (test->height + rows - 1) / rows);
+      one_gpu_rows = gpus == 1 ? rows : one_gpu_rows;
       if (test->summation == SHEPARD_SUMMATION_EXACT)
         check_brute_force_slices (test, gpus, &plan, rows);
       else
-        check_far_field_slices (test, gpus, &plan, rows);
+        check_far_field_slices (test, gpus, &plan, rows, one_gpu_rows);
     }
 }
 
@@ -569,7 +557,8 @@ main (int argc, char **argv)
       g_autofree char *path = g_strdup_printf ("/multi-gpu/equal-to-one/%s", cases[i].name);
       g_test_add_data_func (path, &cases[i], test_equal_to_one_gpu);
     }
-  g_test_add_func ("/multi-gpu/progress-and-cancel", test_progress_and_cancel);
+  g_test_add_data_func ("/multi-gpu/progress-and-cancel/aidw-all-exact", &cases[0], test_progress_and_cancel);
+  g_test_add_data_func ("/multi-gpu/progress-and-cancel/aidw-far-field", &cases[2], test_progress_and_cancel);
   for (size_t i = 0; i < G_N_ELEMENTS (slice_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/multi-gpu/slices-even/%s", slice_cases[i].name);
