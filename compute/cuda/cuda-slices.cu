@@ -25,7 +25,8 @@ constexpr size_t kLightSliceQueries = (size_t) 1 << 21;
 // and each runs about kFarFieldInFlightQueries at once (kMinSlicesInFlight slices at least, each on a stream of its
 // own): enough to keep it full while the host takes a slice's results and starts the next, few enough that the rest
 // stay to be shared. On two H200s, 1M over 1024^2: 16K slices, 16 at once, 1.89-1.90x; 32K, 8 or 16 at once,
-// 1.84-1.86x; 64K, 4 at once, 1.85-1.86x; the old fixed halves 1.86-1.87x (tests/bench/results/stop35-shared-far-field-slices-*).
+// 1.84-1.86x; 64K, 4 at once, 1.85-1.86x; the old fixed halves 1.86-1.87x
+// (tests/bench/results/stop35-shared-far-field-slices-*).
 constexpr size_t kFarFieldSliceQueries = (size_t) 1 << 16;
 constexpr size_t kSharedFarFieldSliceQueries = (size_t) 1 << 14;
 constexpr size_t kFarFieldInFlightQueries = (size_t) 1 << 18;
