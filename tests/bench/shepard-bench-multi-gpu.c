@@ -150,11 +150,16 @@ print_stages (shepard_engine *engines[2], const shepard_params *params, const sh
               shepard_cuda_timings t;
               shepard_cuda_backend_last_timings (engines[e]->gpus[i], &t);
               double device_ms = t.upload_ms + t.knn_ms + t.weighting_ms + t.download_ms;
+              /* the engine's i-th GPU, and the card it is where that is another number (--one, --gpus) */
+              int card = shepard_cuda_backend_device (engines[e]->gpus[i]);
+              printf ("  GPU %zu", i);
+              if ((size_t) card != i)
+                printf (" (card %d)", card);
               if (t.knn_ms == 0.0 && t.download_ms == 0.0) /* the far field's slices overlap their stages */
-                printf ("  GPU %zu kNN, sums and copies overlapped %.2f ms", i, device_ms);
+                printf (" kNN, sums and copies overlapped %.2f ms", device_ms);
               else
-                printf ("  GPU %zu kNN %.2f + sums %.2f + copy %.2f = %.2f ms", i, t.knn_ms, t.weighting_ms,
-                        t.download_ms, device_ms);
+                printf (" kNN %.2f + sums %.2f + copy %.2f = %.2f ms", t.knn_ms, t.weighting_ms, t.download_ms,
+                        device_ms);
               if (!(t.weighting_ms > 0.0))
                 {
                   printf (" (weighed nothing)");
