@@ -234,12 +234,13 @@ struct LocalSlices {
     return true;
   }
 
+  // Once the caller has cancelled, the slices still running finish without asking it again.
   static void
   finish (void *data, size_t queries)
   {
     LocalSlices *local = (LocalSlices *) data;
     local->finished += queries;
-    if (local->progress
+    if (local->progress && !local->cancelled
         && !local->progress ((double) local->finished / (double) local->total, "Interpolating on the GPU",
                              local->progress_data))
       local->cancelled = true;
