@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// How an interpolation's queries go to the GPUs: slices of whole tiles and patches, and the runs that group them
-// (shepard_cuda_plan_slices). Arithmetic only; cuda-interpolate.cu runs what this plans.
+// How an interpolation's queries go to the GPUs: slices of whole tiles and patches, the runs that group them, and for
+// the far field's shared slices how many a GPU runs at once (shepard_cuda_plan_slices, far_field_depth). Arithmetic
+// only; cuda-interpolate.cu runs what this plans.
 #include "cuda-internal.cuh"
 
 extern "C" {

@@ -9,8 +9,9 @@
  * a line of two GPUs below it says so.
  * With --pair, the "all GPUs" engine is two backends on GPU 0 (the multi-GPU path on a machine with one GPU; no
  * faster). --one N puts the one-GPU engine on GPU N (default 0) and --gpus LIST ("all" or "1,0") the other on those,
- * in that order (worker w drives the w-th): to tell a GPU that is slower from a share of the work that is larger. With --stages, three more calls of each engine through the far field, and each GPU's device time of each
- * beside the call's wall time (CUDA events; by stage where the stages do not overlap: the kNN search, the sums, the
+ * in that order (worker w drives the w-th): to tell a GPU that is slower from a share of the work that is larger.
+ * With --stages, three more calls of each engine through the far field, and each GPU's device time of each beside
+ * the call's wall time (CUDA events; by stage where the stages do not overlap: the kNN search, the sums, the
  * copy back): what the call spends beyond its GPUs' work; those calls' cells are compared too, and every GPU must have
  * weighed some.
  *
