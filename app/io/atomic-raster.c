@@ -160,11 +160,11 @@ shepard_atomic_raster_write_rows (ShepardAtomicRaster *raster, size_t first_row,
   return shepard_atomic_raster_write_band_rows (raster, 1, first_row, n_rows, values, error);
 }
 
-gboolean
-shepard_atomic_raster_write_band_rows (ShepardAtomicRaster *raster, size_t band, size_t first_row, size_t n_rows,
-                                       const double *values, GError **error)
+static gboolean
+write_band_rows_as (ShepardAtomicRaster *raster, size_t band, size_t first_row, size_t n_rows, const void *rows,
+                    GDALDataType type, GError **error)
 {
-  g_return_val_if_fail (raster != NULL && raster->dataset != NULL && values != NULL, FALSE);
+  g_return_val_if_fail (raster != NULL && raster->dataset != NULL && rows != NULL, FALSE);
   g_return_val_if_fail (band >= 1 && band <= raster->n_bands, FALSE);
 
   int width = GDALGetRasterXSize (raster->dataset);
@@ -173,13 +173,38 @@ shepard_atomic_raster_write_band_rows (ShepardAtomicRaster *raster, size_t band,
   g_auto (ShepardGdalErrorTrap) trap = SHEPARD_GDAL_ERROR_TRAP_INIT;
   shepard_gdal_error_trap_push (&trap);
   CPLErr result = GDALRasterIO (GDALGetRasterBand (raster->dataset, (int) band), GF_Write, 0, (int) first_row,
-                                width, (int) n_rows, (void *) values, width, (int) n_rows, GDT_Float64, 0, 0);
+                                width, (int) n_rows, (void *) rows, width, (int) n_rows, type, 0, 0);
   if (result != CE_None)
     {
       set_gdal_error (error, SHEPARD_APP_ERROR_WRITE, &trap, "writing the raster", raster->target_path);
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+shepard_atomic_raster_write_band_rows (ShepardAtomicRaster *raster, size_t band, size_t first_row, size_t n_rows,
+                                       const double *values, GError **error)
+{
+  return write_band_rows_as (raster, band, first_row, n_rows, values, GDT_Float64, error);
+}
+
+gboolean
+shepard_atomic_raster_write_band_rows_converted (ShepardAtomicRaster *raster, size_t band, size_t first_row,
+                                                 size_t n_rows, const void *rows, GError **error)
+{
+  g_return_val_if_fail (raster != NULL && raster->dataset != NULL, FALSE);
+
+  return write_band_rows_as (raster, band, first_row, n_rows, rows, shepard_atomic_raster_get_data_type (raster),
+                             error);
+}
+
+GDALDataType
+shepard_atomic_raster_get_data_type (const ShepardAtomicRaster *raster)
+{
+  g_return_val_if_fail (raster != NULL && raster->dataset != NULL, GDT_Unknown);
+
+  return GDALGetRasterDataType (GDALGetRasterBand (raster->dataset, 1));
 }
 
 size_t

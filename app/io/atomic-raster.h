@@ -38,6 +38,14 @@ gboolean shepard_atomic_raster_write_rows (ShepardAtomicRaster *raster, size_t f
 gboolean shepard_atomic_raster_write_band_rows (ShepardAtomicRaster *raster, size_t band, size_t first_row,
                                                 size_t n_rows, const double *values, GError **error);
 
+/* The same with rows already in the raster's data type (shepard_atomic_raster_get_data_type), which GDAL copies into
+ * its blocks as they are. */
+gboolean shepard_atomic_raster_write_band_rows_converted (ShepardAtomicRaster *raster, size_t band, size_t first_row,
+                                                          size_t n_rows, const void *rows, GError **error);
+
+/* The data type of every band. */
+GDALDataType shepard_atomic_raster_get_data_type (const ShepardAtomicRaster *raster);
+
 /* The rows of a block: a band of rows that is a multiple of it fills whole blocks. */
 size_t shepard_atomic_raster_get_block_height (const ShepardAtomicRaster *raster);
 

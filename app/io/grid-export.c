@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "atomic-raster.h"
+#include "band-conversion.h"
 #include "file-identity.h"
 #include "grid-extent.h"
 #include "scaled-progress.h"
@@ -314,21 +315,12 @@ band_buffer_init (BandBuffer *buffer, const ExportPlan *plan, size_t band_cells,
 }
 
 /* The rows of a band that a raster's band holds. */
-static const double *
+static double *
 rows_for_band (const ExportPlan *plan, const BandBuffer *buffer, const ExportBand *band, size_t cells)
 {
   if (band->plane != PLANE_VALUES)
     return buffer->rows_of[band->plane];
   return buffer->values[plan->engine_of_field[band->field]] + plan->fields[band->field].field * cells;
-}
-
-/* A cell with no data is NaN in the engine's output (and a masked cell, in any plane): the raster's nodata value. */
-static void
-write_nodata_for_nan (double *values, size_t count, double nodata)
-{
-  for (size_t i = 0; i < count; i++)
-    if (isnan (values[i]))
-      values[i] = nodata;
 }
 
 /* Sets the masked cells of a band of rows to NaN in every plane computed, values of every field included. */
@@ -349,13 +341,15 @@ mask_band (const ExportPlan *plan, const shepard_grid *grid, const BandBuffer *b
                                   band_planes->len, error);
 }
 
-/* The writing of a computed band: R from r_obs, the mask, nodata, and the rows into every raster. */
+/* The writing of a computed band: R from r_obs, the mask, nodata, and the rows into every raster. A cell with no data
+ * is NaN in the engine's output (and a masked cell, in any plane): the raster's nodata value. */
 typedef struct {
   const ExportPlan *plan;
   const shepard_grid *grid;
   const BandBuffer *buffer;
   size_t first_row, rows;
   double r_exp, nodata;
+  void *converted; /* a band's cells in the rasters' data type */
   GError *error;
 } BandWrite;
 
@@ -372,18 +366,17 @@ write_band (gpointer data)
       buffer->rows_of[PLANE_R][i] = buffer->rows_of[PLANE_R_OBS][i] / write->r_exp;
   if (plan->mask != NULL && !mask_band (plan, write->grid, buffer, write->first_row, write->rows, &write->error))
     return GINT_TO_POINTER (FALSE);
-  for (Plane plane = PLANE_ALPHA; plane < N_PLANES; plane++)
-    if (buffer->rows_of[plane] != NULL)
-      write_nodata_for_nan (buffer->rows_of[plane], cells, write->nodata);
-  for (size_t i = 0; i < plan->n_engines; i++)
-    write_nodata_for_nan (buffer->values[i], plan->engines[i].n_fields * cells, write->nodata);
   for (size_t i = 0; i < plan->n_rasters; i++)
     {
       for (size_t b = 0; b < plan->rasters[i].n_bands; b++)
-        if (!shepard_atomic_raster_write_band_rows (plan->rasters[i].raster, b + 1, write->first_row, write->rows,
-                                                    rows_for_band (plan, buffer, &plan->rasters[i].bands[b], cells),
-                                                    &write->error))
-          return GINT_TO_POINTER (FALSE);
+        {
+          shepard_band_convert (rows_for_band (plan, buffer, &plan->rasters[i].bands[b], cells), cells,
+                                write->nodata, shepard_atomic_raster_get_data_type (plan->rasters[i].raster),
+                                write->converted);
+          if (!shepard_atomic_raster_write_band_rows_converted (plan->rasters[i].raster, b + 1, write->first_row,
+                                                                write->rows, write->converted, &write->error))
+            return GINT_TO_POINTER (FALSE);
+        }
       if (!shepard_atomic_raster_rows_written (plan->rasters[i].raster, write->first_row + write->rows,
                                                &write->error))
         return GINT_TO_POINTER (FALSE);
@@ -437,14 +430,18 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
                                     shepard_atomic_raster_get_block_height (plan->rasters[0].raster));
   size_t band_cells = band_rows * grid->width;
   BandBuffer buffers[2] = { { 0 }, { 0 } };
-  gboolean ok = band_buffer_init (&buffers[0], plan, band_cells, n_computed)
+  /* Every raster has the request's data type. */
+  GDALDataType data_type = shepard_atomic_raster_get_data_type (plan->rasters[0].raster);
+  g_autofree void *converted = g_try_malloc_n (band_cells, (size_t) GDALGetDataTypeSizeBytes (data_type));
+  gboolean ok = converted != NULL && band_buffer_init (&buffers[0], plan, band_cells, n_computed)
                 && band_buffer_init (&buffers[1], plan, band_cells, n_computed);
   if (!ok)
     {
       for (int b = 0; b < 2; b++)
         band_buffer_clear (&buffers[b]);
       g_set_error (error, SHEPARD_APP_ERROR, SHEPARD_APP_ERROR_ENGINE,
-                   "not enough memory for two bands of %zu x %zu cells", grid->width, band_rows);
+                   "not enough memory for two bands of %zu x %zu cells and their conversion", grid->width,
+                   band_rows);
       return FALSE;
     }
 
@@ -492,7 +489,7 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
       ok = band_writer_finish (&writer, ok ? error : NULL) && ok;
       if (!ok)
         break;
-      BandWrite write = { plan, grid, buffer, first_row, rows, r_exp, nodata, NULL };
+      BandWrite write = { plan, grid, buffer, first_row, rows, r_exp, nodata, converted, NULL };
       band_writer_start (&writer, &write);
       if (!shepard_scaled_progress_report (1.0, NULL, &band_progress))
         ok = report_cancelled (error);
