@@ -349,6 +349,7 @@ typedef struct {
   const BandBuffer *buffer;
   size_t first_row, rows;
   double r_exp, nodata;
+  ShepardBandConverter *converter;
   void *converted; /* a band's cells in the rasters' data type */
   GError *error;
 } BandWrite;
@@ -370,9 +371,9 @@ write_band (gpointer data)
     {
       for (size_t b = 0; b < plan->rasters[i].n_bands; b++)
         {
-          shepard_band_convert (rows_for_band (plan, buffer, &plan->rasters[i].bands[b], cells), cells,
-                                write->nodata, shepard_atomic_raster_get_data_type (plan->rasters[i].raster),
-                                write->converted);
+          shepard_band_converter_run (write->converter, rows_for_band (plan, buffer, &plan->rasters[i].bands[b], cells),
+                                      cells, write->nodata,
+                                      shepard_atomic_raster_get_data_type (plan->rasters[i].raster), write->converted);
           if (!shepard_atomic_raster_write_band_rows_converted (plan->rasters[i].raster, b + 1, write->first_row,
                                                                 write->rows, write->converted, &write->error))
             return GINT_TO_POINTER (FALSE);
@@ -433,6 +434,7 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
   /* Every raster has the request's data type. */
   GDALDataType data_type = shepard_atomic_raster_get_data_type (plan->rasters[0].raster);
   g_autofree void *converted = g_try_malloc_n (band_cells, (size_t) GDALGetDataTypeSizeBytes (data_type));
+  g_autoptr (ShepardBandConverter) converter = shepard_band_converter_new ();
   gboolean ok = converted != NULL && band_buffer_init (&buffers[0], plan, band_cells, n_computed)
                 && band_buffer_init (&buffers[1], plan, band_cells, n_computed);
   if (!ok)
@@ -489,7 +491,7 @@ compute_and_write (const shepard_params *params, const shepard_grid *grid, const
       ok = band_writer_finish (&writer, ok ? error : NULL) && ok;
       if (!ok)
         break;
-      BandWrite write = { plan, grid, buffer, first_row, rows, r_exp, nodata, converted, NULL };
+      BandWrite write = { plan, grid, buffer, first_row, rows, r_exp, nodata, converter, converted, NULL };
       band_writer_start (&writer, &write);
       if (!shepard_scaled_progress_report (1.0, NULL, &band_progress))
         ok = report_cancelled (error);

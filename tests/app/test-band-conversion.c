@@ -48,7 +48,7 @@ gdal_stored (const double *values, size_t count, GDALDataType type)
 }
 
 static void
-check_conversion (size_t count, GDALDataType type, double nodata)
+check_conversion (ShepardBandConverter *converter, size_t count, GDALDataType type, double nodata)
 {
   size_t size = (size_t) GDALGetDataTypeSizeBytes (type);
   g_autofree double *values = test_values (count);
@@ -59,7 +59,7 @@ check_conversion (size_t count, GDALDataType type, double nodata)
   g_autofree void *expected = gdal_stored (expected_values, count, type);
   g_autofree void *converted = g_malloc (MAX (count, 1) * size);
 
-  shepard_band_convert (values, count, nodata, type, converted);
+  shepard_band_converter_run (converter, values, count, nodata, type, converted);
 
   /* NaN is nodata in the rows themselves, and nothing else changed. */
   for (size_t i = 0; i < count; i++)
@@ -80,22 +80,25 @@ static const GDALDataType types[] = {
 /* A band of one cell, a few, and one that several threads share unevenly. */
 static const size_t counts[] = { 0, 1, 35, 3 * ((size_t) 1 << 18) + 7 };
 
+/* One converter for every band, as an export keeps it. */
 static void
 test_every_type_as_gdal_stores_it (void)
 {
+  g_autoptr (ShepardBandConverter) converter = shepard_band_converter_new ();
   for (size_t t = 0; t < G_N_ELEMENTS (types); t++)
     for (size_t c = 0; c < G_N_ELEMENTS (counts); c++)
-      check_conversion (counts[c], types[t], types[t] == GDT_Byte ? 255.0 : -9999.0);
+      check_conversion (converter, counts[c], types[t], types[t] == GDT_Byte ? 255.0 : -9999.0);
 }
 
 /* The nodata values the export chooses for float rasters, and NaN, which -a_nodata may give. */
 static void
 test_float_nodata (void)
 {
-  check_conversion (counts[3], GDT_Float32, -FLT_MAX);
-  check_conversion (counts[3], GDT_Float64, -DBL_MAX);
-  check_conversion (counts[2], GDT_Float32, NAN);
-  check_conversion (counts[2], GDT_Float64, NAN);
+  g_autoptr (ShepardBandConverter) converter = shepard_band_converter_new ();
+  check_conversion (converter, counts[3], GDT_Float32, -FLT_MAX);
+  check_conversion (converter, counts[3], GDT_Float64, -DBL_MAX);
+  check_conversion (converter, counts[2], GDT_Float32, NAN);
+  check_conversion (converter, counts[2], GDT_Float64, NAN);
 }
 
 int
