@@ -17,7 +17,8 @@
 #     d. compute-sanitizer memcheck over small shepard-grid --gpus all runs (AIDW exact and max_points=16), and over
 #        each rank of a small shepard-grid-mpi run under mpirun -np 2.
 # Prints a table, one row a run; exits non-zero when a run or a comparison fails. Everything printed also goes to
-# $OUT/log.txt, the table to $OUT/summary.txt; the rasters stay in SHEPARD_MPI_WORK (default /tmp/shepard-mpi-work).
+# $OUT/log.txt, the table to $OUT/summary.txt, each run's output and arrivals to $OUT/logs.tar.gz; the rasters stay in
+# SHEPARD_MPI_WORK (default /tmp/shepard-mpi-work).
 # Environment (the defaults sized for about 4 minutes on an H100, as estimated, not yet measured):
 # SHEPARD_MPI_CHECK_POINTS (1000000), SHEPARD_MPI_CHECK_GRID (1024), SHEPARD_MPI_CHECK_EXPORT (16384),
 # SHEPARD_MPI_CHECK_MPI_GRID (4096), SHEPARD_MPI_CHECK_STEPS (grid costs mpi memcheck: the steps to run, below),
@@ -336,4 +337,6 @@ fi
 
 echo "=== summary (wall seconds; a/b: one GPU or rank, then all GPUs or two ranks; ratio a/b)"
 printf '%s\n' "${rows[@]}" | tee "$out/summary.txt"
+# Every run's output and arrivals in one file: the device tool brings back only so many files.
+tar -czf "$out/logs.tar.gz" -C "$work/logs" .
 exit "$failed"
