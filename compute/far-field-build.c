@@ -9,7 +9,6 @@
 #include "parallel.h"
 #include "progress-span.h"
 
-#include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,18 +63,24 @@ select_rank (tree_point *points, size_t count, size_t rank, int axis)
     }
 }
 
+/* By comparisons, which compile to min and max instructions where fmin and fmax are calls into libm (the points are
+ * finite). */
 static void
 node_extent (const tree_point *points, size_t count, double *x_min, double *y_min, double *x_max, double *y_max)
 {
-  *x_min = *x_max = points[0].x;
-  *y_min = *y_max = points[0].y;
+  double low_x = points[0].x, high_x = points[0].x, low_y = points[0].y, high_y = points[0].y;
   for (size_t i = 1; i < count; i++)
     {
-      *x_min = fmin (*x_min, points[i].x);
-      *x_max = fmax (*x_max, points[i].x);
-      *y_min = fmin (*y_min, points[i].y);
-      *y_max = fmax (*y_max, points[i].y);
+      double x = points[i].x, y = points[i].y;
+      low_x = x < low_x ? x : low_x;
+      high_x = x > high_x ? x : high_x;
+      low_y = y < low_y ? y : low_y;
+      high_y = y > high_y ? y : high_y;
     }
+  *x_min = low_x;
+  *x_max = high_x;
+  *y_min = low_y;
+  *y_max = high_y;
 }
 
 /* Node `index` over points [begin, end) and, below it, its subtree depth first (a node's first child follows it), split
@@ -98,8 +103,8 @@ set_node (tree_point *points, size_t begin, size_t end, far_node *nodes, size_t 
   double r2 = 0.0;
   for (size_t i = begin; i < end; i++)
     {
-      double dx = points[i].x - node->cx, dy = points[i].y - node->cy;
-      r2 = fmax (r2, dx * dx + dy * dy);
+      double dx = points[i].x - node->cx, dy = points[i].y - node->cy, d2 = dx * dx + dy * dy;
+      r2 = d2 > r2 ? d2 : r2;
     }
   node->radius = sqrt (r2);
   node->begin = begin;
@@ -177,25 +182,46 @@ normalising_radius (const far_node *node)
   return node->radius > 0.0 ? node->radius : 1.0; /* a radius of 0: every d_i is 0 */
 }
 
-static void
+/* Points whose spreads are summed side by side: the powers of one point depend on each other, those of SPREAD_LANES
+ * points do not, so that the loops vectorise. */
+enum { SPREAD_LANES = 8 };
+
+FAR_FIELD_VECTOR_CLONES static void
 node_spread (shepard_far_field *far_field, size_t index)
 {
   const far_node *node = &far_field->nodes[index];
   double radius = normalising_radius (node), *spread = far_field->spread + index * FAR_FIELD_SPREADS;
-  memset (spread, 0, FAR_FIELD_SPREADS * sizeof *spread);
-  for (size_t i = node->begin; i < node->end; i++)
+  double sums[FAR_FIELD_SPREADS][SPREAD_LANES] = { { 0.0 } };
+  for (size_t first = node->begin; first < node->end; first += SPREAD_LANES)
     {
-      double dx = (far_field->x[i] - node->cx) / radius, dy = (far_field->y[i] - node->cy) / radius;
-      double distance = fmin (1.0, sqrt (dx * dx + dy * dy)), distance_power = 1.0;
-      for (int k = 0; k < FAR_FIELD_SPREADS; k++, distance_power *= distance)
-        spread[k] += distance_power;
+      size_t lanes = node->end - first < SPREAD_LANES ? node->end - first : SPREAD_LANES;
+      double distance[SPREAD_LANES], distance_power[SPREAD_LANES];
+      for (size_t l = 0; l < SPREAD_LANES; l++)
+        {
+          size_t i = first + (l < lanes ? l : 0);
+          double dx = (far_field->x[i] - node->cx) / radius, dy = (far_field->y[i] - node->cy) / radius;
+          double root = sqrt (dx * dx + dy * dy);
+          distance[l] = root < 1.0 ? root : 1.0;
+          distance_power[l] = l < lanes ? 1.0 : 0.0; /* a lane past the node's last point adds nothing */
+        }
+      for (int k = 0; k < FAR_FIELD_SPREADS; k++)
+        for (size_t l = 0; l < SPREAD_LANES; l++)
+          {
+            sums[k][l] += distance_power[l];
+            distance_power[l] *= distance[l];
+          }
     }
   for (int k = 0; k < FAR_FIELD_SPREADS; k++)
-    spread[k] /= (double) (node->end - node->begin);
+    {
+      double sum = 0.0;
+      for (size_t l = 0; l < SPREAD_LANES; l++)
+        sum += sums[k][l];
+      spread[k] = sum / (double) (node->end - node->begin);
+    }
 }
 
 /* A leaf's moments from its points. */
-static void
+FAR_FIELD_VECTOR_CLONES static void
 leaf_moments (shepard_far_field *far_field, size_t index)
 {
   const far_node *node = &far_field->nodes[index];
@@ -237,24 +263,37 @@ leaf_moments (shepard_far_field *far_field, size_t index)
 
 /* Adds a child's moments, moved to its parent's centre and radius, to the parent's: with u = (child centre - parent
  * centre) / parent radius and sigma = child radius / parent radius, sum_i w (sigma d + u)^j conj(sigma d + u)^l is
- * sum_{a<=j, b<=l} C(j,a) C(l,b) u^(j-a) conj(u)^(l-b) sigma^(a+b) M_ab, done as two one-sided shifts. */
-static void
+ * sum_{a<=j, b<=l} C(j,a) C(l,b) u^(j-a) conj(u)^(l-b) sigma^(a+b) M_ab, done as two one-sided shifts. Real and
+ * imaginary parts apart, and the innermost loops over a contiguous index, so that they vectorise; each sum is taken in
+ * the same order, with the same products, as complex arithmetic would. */
+FAR_FIELD_VECTOR_CLONES static void
 shift_child_moments (shepard_far_field *far_field, size_t parent, size_t child,
                      const double binomial[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1])
 {
+  enum { P = FAR_FIELD_ORDER_MAX, N = FAR_FIELD_ORDER_MAX + 1 };
   const far_node *to = &far_field->nodes[parent], *from = &far_field->nodes[child];
   double radius = normalising_radius (to), sigma = normalising_radius (from) / radius;
-  double complex u = ((from->cx - to->cx) + I * (from->cy - to->cy)) / radius;
-  double complex u_power[FAR_FIELD_ORDER_MAX + 1], u_conj_power[FAR_FIELD_ORDER_MAX + 1];
-  double sigma_power[FAR_FIELD_ORDER_MAX + 1];
-  u_power[0] = u_conj_power[0] = 1.0;
+  double u_re = (from->cx - to->cx) / radius, u_im = (from->cy - to->cy) / radius;
+  double power_re[N], power_im[N], sigma_power[N];
+  power_re[0] = 1.0;
+  power_im[0] = 0.0;
   sigma_power[0] = 1.0;
-  for (int m = 1; m <= FAR_FIELD_ORDER_MAX; m++)
+  for (int m = 1; m <= P; m++)
     {
-      u_power[m] = u_power[m - 1] * u;
-      u_conj_power[m] = conj (u_power[m]);
+      power_re[m] = power_re[m - 1] * u_re - power_im[m - 1] * u_im;
+      power_im[m] = power_re[m - 1] * u_im + power_im[m - 1] * u_re;
       sigma_power[m] = sigma_power[m - 1] * sigma;
     }
+  /* first[j][a] = C(j,a) u^(j-a); second[b][l] = C(l,b) conj(u)^(l-b), zero where b > l */
+  double first_re[N][N], first_im[N][N], second_re[N][N] = { { 0.0 } }, second_im[N][N] = { { 0.0 } };
+  for (int j = 0; j <= P; j++)
+    for (int a = 0; a <= j; a++)
+      {
+        first_re[j][a] = binomial[j][a] * power_re[j - a];
+        first_im[j][a] = binomial[j][a] * power_im[j - a];
+        second_re[a][j] = binomial[j][a] * power_re[j - a];
+        second_im[a][j] = binomial[j][a] * -power_im[j - a];
+      }
   size_t n_slots = far_field->n_slots;
   for (size_t s = 0; s < n_slots; s++)
     {
@@ -262,32 +301,54 @@ shift_child_moments (shepard_far_field *far_field, size_t parent, size_t child,
       const double *child_im = child_re + FAR_FIELD_TERMS_MAX;
       double *parent_re = far_field->moments + (parent * n_slots + s) * 2 * FAR_FIELD_TERMS_MAX;
       double *parent_im = parent_re + FAR_FIELD_TERMS_MAX;
-      double complex scaled[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1], half[FAR_FIELD_ORDER_MAX + 1][FAR_FIELD_ORDER_MAX + 1];
-      for (int a = 0; a <= FAR_FIELD_ORDER_MAX; a++)
-        for (int b = 0; a + b <= FAR_FIELD_ORDER_MAX; b++)
+      double scaled_re[N][N] = { { 0.0 } }, scaled_im[N][N] = { { 0.0 } };
+      for (int a = 0; a <= P; a++)
+        for (int b = 0; a + b <= P; b++)
           {
             size_t t = a <= b ? term_index (a, b) : term_index (b, a);
-            double complex m = child_re[t] + I * (a <= b ? child_im[t] : -child_im[t]);
-            scaled[a][b] = sigma_power[a + b] * m;
+            scaled_re[a][b] = sigma_power[a + b] * child_re[t];
+            scaled_im[a][b] = sigma_power[a + b] * (a <= b ? child_im[t] : -child_im[t]);
           }
-      for (int j = 0; j <= FAR_FIELD_ORDER_MAX; j++)
-        for (int b = 0; j + b <= FAR_FIELD_ORDER_MAX; b++)
-          {
-            double complex sum = 0.0;
-            for (int a = 0; a <= j; a++)
-              sum += binomial[j][a] * u_power[j - a] * scaled[a][b];
-            half[j][b] = sum;
-          }
-      for (int j = 0; 2 * j <= FAR_FIELD_ORDER_MAX; j++)
-        for (int l = j; j + l <= FAR_FIELD_ORDER_MAX; l++)
-          {
-            double complex sum = 0.0;
-            for (int b = 0; b <= l; b++)
-              sum += binomial[l][b] * u_conj_power[l - b] * half[j][b];
-            size_t t = term_index (j, l);
-            parent_re[t] += creal (sum);
-            parent_im[t] += cimag (sum);
-          }
+      /* half[j][b] = sum_a first[j][a] scaled[a][b], for j + b <= P */
+      double half_re[N][N], half_im[N][N];
+      for (int j = 0; j <= P; j++)
+        {
+          for (int b = 0; j + b <= P; b++)
+            half_re[j][b] = half_im[j][b] = 0.0;
+          for (int a = 0; a <= j; a++)
+            {
+              double f_re = first_re[j][a], f_im = first_im[j][a];
+              for (int b = 0; j + b <= P; b++)
+                {
+                  double re = f_re * scaled_re[a][b] - f_im * scaled_im[a][b];
+                  double im = f_re * scaled_im[a][b] + f_im * scaled_re[a][b];
+                  half_re[j][b] += re;
+                  half_im[j][b] += im;
+                }
+            }
+        }
+      /* sum_b second[b][l] half[j][b], for j <= l and j + l <= P */
+      for (int j = 0; 2 * j <= P; j++)
+        {
+          double sum_re[N] = { 0.0 }, sum_im[N] = { 0.0 };
+          for (int b = 0; j + b <= P; b++)
+            {
+              double h_re = half_re[j][b], h_im = half_im[j][b];
+              for (int l = j; j + l <= P; l++)
+                {
+                  double re = second_re[b][l] * h_re - second_im[b][l] * h_im;
+                  double im = second_re[b][l] * h_im + second_im[b][l] * h_re;
+                  sum_re[l] += re;
+                  sum_im[l] += im;
+                }
+            }
+          for (int l = j; j + l <= P; l++)
+            {
+              size_t t = term_index (j, l);
+              parent_re[t] += sum_re[l];
+              parent_im[t] += sum_im[l];
+            }
+        }
     }
 }
 
