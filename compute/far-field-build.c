@@ -143,7 +143,7 @@ typedef struct {
 } subtree_task;
 
 /* The top `depth` levels of build_subtree's tree, here; below them, the subtrees are listed in tasks (at most 2^depth)
- * with the indices build_subtree would give them. Returns the next free node index, as build_subtree. */
+ * with the indices build_subtree would give them. */
 typedef struct {
   subtree_task tasks[1 << FAR_FIELD_TOP_LEVELS_MAX];
   size_t n_tasks;
@@ -151,21 +151,60 @@ typedef struct {
   size_t n_top;
 } tree_top;
 
-static size_t
-build_top (tree_point *points, size_t begin, size_t end, far_node *nodes, size_t index, int depth, tree_top *top)
+/* The nodes of one of the top levels, each over points of its own. */
+typedef struct {
+  tree_point *points;
+  far_node *nodes;
+  const subtree_task *level;
+  bool *split;
+} top_level_job;
+
+static bool
+set_top_nodes (void *context, size_t begin, size_t end, int worker, shepard_error *error)
 {
-  if (depth == 0)
+  (void) worker;
+  (void) error;
+  top_level_job *job = context;
+  for (size_t i = begin; i < end; i++)
+    job->split[i] = set_node (job->points, job->level[i].begin, job->level[i].end, job->nodes, job->level[i].index);
+  return true;
+}
+
+/* Builds the top `depth` levels level by level, the nodes of a level side by side on the threads (each splits points
+ * of its own), so that only the root's split is left to one thread: on 32 threads the top levels are 7, each a pass
+ * over every point. The nodes get build_subtree's indices (a node's second child follows its first child's subtree,
+ * whose size its points' count alone sets), so that the tree is the one a single thread builds. */
+static shepard_status
+build_top (tree_point *points, size_t n, far_node *nodes, int depth, int threads, tree_top *top, shepard_error *error)
+{
+  subtree_task level[1 << FAR_FIELD_TOP_LEVELS_MAX], next[1 << FAR_FIELD_TOP_LEVELS_MAX];
+  bool split[1 << FAR_FIELD_TOP_LEVELS_MAX];
+  size_t count = 1;
+  level[0] = (subtree_task) { 0, n, 0 };
+  for (int d = 0; d < depth && count > 0; d++)
     {
-      top->tasks[top->n_tasks++] = (subtree_task) { begin, end, index };
-      return index + subtree_nodes (end - begin);
+      top_level_job job = { points, nodes, level, split };
+      shepard_status status = shepard_parallel_for (threads, count, 1, set_top_nodes, &job, NULL, NULL, NULL, error);
+      if (status != SHEPARD_OK)
+        return status;
+      size_t next_count = 0;
+      for (size_t i = 0; i < count; i++)
+        {
+          top->top[top->n_top++] = level[i].index;
+          if (!split[i])
+            continue;
+          size_t middle = level[i].begin + (level[i].end - level[i].begin) / 2;
+          size_t second = level[i].index + 1 + subtree_nodes (middle - level[i].begin);
+          nodes[level[i].index].second_child = second;
+          next[next_count++] = (subtree_task) { level[i].begin, middle, level[i].index + 1 };
+          next[next_count++] = (subtree_task) { middle, level[i].end, second };
+        }
+      memcpy (level, next, next_count * sizeof *next);
+      count = next_count;
     }
-  top->top[top->n_top++] = index;
-  if (!set_node (points, begin, end, nodes, index))
-    return index + 1;
-  size_t middle = begin + (end - begin) / 2;
-  size_t second = build_top (points, begin, middle, nodes, index + 1, depth - 1, top);
-  nodes[index].second_child = second;
-  return build_top (points, middle, end, nodes, second, depth - 1, top);
+  for (size_t i = 0; i < count; i++)
+    top->tasks[top->n_tasks++] = level[i];
+  return SHEPARD_OK;
 }
 
 /* Where moment (j, l), j <= l, is stored. */
@@ -423,8 +462,9 @@ build_subtrees (void *context, size_t begin, size_t end, int worker, shepard_err
 #define FAR_FIELD_BUILD_MESSAGE "Building the far-field tree"
 
 /* Levels built before the workers take the subtrees below: 2^levels subtrees, a few per thread. Smaller subtrees
- * would answer a cancel sooner, but the levels on top are built on one thread: at 4M points on 2 cores, subtrees of
- * 2^17 points took the build from 4.1 s to 4.7 s and its longest stretch without a report from 0.5 s to 0.8 s. */
+ * would answer a cancel sooner, but the levels on top report nothing and their first levels keep threads waiting (when
+ * the root was built on one thread with the rest of the top levels, at 4M points on 2 cores, subtrees of 2^17 points
+ * took the build from 4.1 s to 4.7 s and its longest stretch without a report from 0.5 s to 0.8 s). */
 static int
 top_levels (int threads)
 {
@@ -484,13 +524,14 @@ shepard_far_field_new (const shepard_point_set *points, int threads, shepard_pro
       return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the far-field tree.");
     }
   top->n_tasks = top->n_top = 0;
-  built->n_nodes = build_top (tree_points, 0, n, built->nodes, 0, top_levels (threads), top);
+  built->n_nodes = subtree_nodes (n);
   build_job job = { built, tree_points, top->tasks, false };
   shepard_progress_span whole = shepard_progress_span_whole (progress, progress_data);
   shepard_progress_span stage = shepard_progress_span_part (&whole, 0.0, FAR_FIELD_TREE_SHARE);
-  shepard_status status = shepard_parallel_for (threads, top->n_tasks, 1, build_subtrees, &job,
-                                                shepard_progress_span_fn (&stage), &stage, FAR_FIELD_BUILD_MESSAGE,
-                                                error);
+  shepard_status status = build_top (tree_points, n, built->nodes, top_levels (threads), threads, top, error);
+  if (status == SHEPARD_OK)
+    status = shepard_parallel_for (threads, top->n_tasks, 1, build_subtrees, &job, shepard_progress_span_fn (&stage),
+                                   &stage, FAR_FIELD_BUILD_MESSAGE, error);
   if (status != SHEPARD_OK)
     {
       free (top);
