@@ -16,8 +16,8 @@ typedef struct {
 } ConversionChunk;
 
 struct _ShepardBandConverter {
-  GThreadPool *pool; /* n_chunks - 1 threads, or NULL */
-  size_t n_chunks;
+  GThreadPool *pool; /* n_chunks - 1 threads, started by the first band that needs them; NULL before */
+  size_t n_chunks;   /* the most a band is cut into: 1 where no pool could start */
   ConversionChunk chunks[CHUNKS_MAX];
   GMutex lock;
   GCond chunk_done;
@@ -54,10 +54,6 @@ shepard_band_converter_new (void)
   g_mutex_init (&converter->lock);
   g_cond_init (&converter->chunk_done);
   converter->n_chunks = MIN ((size_t) g_get_num_processors (), (size_t) CHUNKS_MAX);
-  if (converter->n_chunks > 1)
-    converter->pool = g_thread_pool_new (convert_pooled_chunk, converter, (int) converter->n_chunks - 1, TRUE, NULL);
-  if (converter->pool == NULL)
-    converter->n_chunks = 1;
   return converter;
 }
 
@@ -83,6 +79,13 @@ shepard_band_converter_run (ShepardBandConverter *converter, double *values, siz
 
   size_t type_size = (size_t) GDALGetDataTypeSizeBytes (type);
   size_t n_chunks = MIN (converter->n_chunks, MAX (count / CHUNK_CELLS_MIN, 1));
+  /* A small export never needs the threads. */
+  if (n_chunks > 1 && converter->pool == NULL)
+    {
+      converter->pool = g_thread_pool_new (convert_pooled_chunk, converter, (int) converter->n_chunks - 1, TRUE, NULL);
+      if (converter->pool == NULL)
+        converter->n_chunks = n_chunks = 1;
+    }
   for (size_t c = 0; c < n_chunks; c++)
     {
       size_t begin = count / n_chunks * c + MIN (c, count % n_chunks);

@@ -14,8 +14,8 @@ G_BEGIN_DECLS
  * 16384^2 export on a 32-core machine; tests/bench/results/stop36-export-writer-2026-11-28.txt). */
 typedef struct _ShepardBandConverter ShepardBandConverter;
 
-/* A converter with as many threads as the cores allow (none where no thread can start: it converts on the caller's
- * thread then). */
+/* A converter with as many threads as the cores allow, started by the first band large enough to share (none where no
+ * thread can start: it converts on the caller's thread then). */
 ShepardBandConverter *shepard_band_converter_new (void);
 
 void shepard_band_converter_free (ShepardBandConverter *converter);
