@@ -14,8 +14,8 @@
 #     c. shepard-grid-mpi under mpirun -np 1 and -np 2 (one GPU per rank with two GPUs; with one, both ranks share
 #        it): global AIDW (summation exact) and local AIDW (max_points=16) over a MPI_GRID² raster in four tiles,
 #        each raster against shepard-grid's on one GPU bit for bit, wall times and their ratio;
-#     d. compute-sanitizer memcheck over small shepard-grid --gpus all runs (AIDW exact and max_points=16), and over
-#        each rank of a small shepard-grid-mpi run under mpirun -np 2.
+#     d. compute-sanitizer memcheck over small shepard-grid --gpus all runs (AIDW exact, through the far field and
+#        max_points=16), and over each rank of a small shepard-grid-mpi run under mpirun -np 2.
 # Prints a table, one row a run; exits non-zero when a run or a comparison fails. Everything printed also goes to
 # $OUT/log.txt, the table to $OUT/summary.txt, each run's output and arrivals to $OUT/logs.tar.gz; the rasters stay in
 # SHEPARD_MPI_WORK (default /tmp/shepard-mpi-work).
@@ -323,7 +323,7 @@ if [[ "$backend" == cuda ]] && step memcheck; then
   memcheck=("$sanitizer" --tool memcheck --leak-check full --error-exitcode 9)
   small=(-oo X_POSSIBLE_NAMES=x -oo Y_POSSIBLE_NAMES=y -outsize 256 256 "$work/small.csv")
   synthetic_points_csv 20000 >"$work/small.csv"
-  for method in aidw:summation=exact aidw:max_points=16; do
+  for method in aidw:summation=exact aidw:summation=farfield aidw:max_points=16; do
     name=memcheck-${method//[:=]/-}
     timed "$name" "${memcheck[@]}" "${staged[@]}" "$programs/shepard-grid" "${every_gpu[@]}" "${grid_options[@]}" \
       -a "$method" "${small[@]}" "$work/memcheck.tif"
