@@ -17,6 +17,13 @@ typedef enum {
 
 static const char *const work_names[] = { NULL, "comparison", "explanation", "cross-validation" };
 
+/* A leave-one-out that took longer than this (the preview's budget for a grid that comes at once) waits until no
+ * request has come for REST_MS, the preview's "hand stops" (its refine delay): a drag then keeps the engine for its
+ * frames. Started at every surface and cancelled by the next change, such a leave-one-out held each frame back until
+ * it gave the engine up (up to 45 ms of 1M points over all of them on an H200); quicker ones still follow the hand. */
+#define LIVE_CROSS_VALIDATION_SECONDS 0.03
+#define REST_MS 150
+
 /* What a figure was last asked for: it is not asked again for the same, even when it failed. */
 typedef struct {
   gboolean set;
@@ -50,6 +57,11 @@ struct _ShepardInstruments
   double pin_x, pin_y;
   gboolean cross_validation_enabled;
   gboolean cross_validating;
+  /* What a leave-one-out of this document takes: the last one's time, raised by any dropped after running longer. */
+  double cross_validation_seconds;
+  gint64 running_since;
+  gint64 last_request; /* monotonic time of the preview's latest request */
+  guint rest_source;   /* a slow leave-one-out waits on it for the hand to rest */
   gboolean busy;
 
   Asked explanation_asked, validation_asked;
@@ -92,7 +104,7 @@ typedef struct {
 static void
 update_busy (ShepardInstruments *self)
 {
-  gboolean busy = self->awaiting_surface || self->in_flight > 0
+  gboolean busy = self->awaiting_surface || self->in_flight > 0 || self->rest_source != 0
                   || shepard_distributions_feed_get_busy (self->distributions);
 
   if (busy == self->busy)
@@ -121,6 +133,7 @@ job_start (ShepardInstruments *self, Work work)
   job->points_generation = shepard_document_get_points_generation (self->document);
   self->running = work;
   self->running_serial = job->serial;
+  self->running_since = g_get_monotonic_time ();
   g_clear_object (&self->running_cancellable);
   self->running_cancellable = g_cancellable_new ();
   self->in_flight++;
@@ -174,7 +187,11 @@ drop_running (ShepardInstruments *self, Work work)
   if (self->running == WORK_EXPLANATION)
     self->explanation_asked.set = FALSE;
   else if (self->running == WORK_CROSS_VALIDATION)
-    self->validation_asked.set = FALSE;
+    {
+      self->validation_asked.set = FALSE;
+      self->cross_validation_seconds = MAX (self->cross_validation_seconds,
+                                            (double) (g_get_monotonic_time () - self->running_since) / G_USEC_PER_SEC);
+    }
   self->running = WORK_NONE;
   self->running_serial = 0;
   set_cross_validating (self, FALSE);
@@ -199,6 +216,32 @@ validation_asked (ShepardInstruments *self, guint points_generation)
 static void run_comparison (ShepardInstruments *self);
 static void run_explanation (ShepardInstruments *self);
 static void run_cross_validation (ShepardInstruments *self);
+static void advance (ShepardInstruments *self);
+
+static gboolean
+on_rested (gpointer data)
+{
+  ShepardInstruments *self = data;
+
+  self->rest_source = 0;
+  advance (self);
+  update_busy (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Whether a slow leave-one-out must wait for the hand to rest: then on_rested asks again once it has. */
+static gboolean
+waits_for_rest (ShepardInstruments *self)
+{
+  if (self->cross_validation_seconds <= LIVE_CROSS_VALIDATION_SECONDS)
+    return FALSE;
+  gint64 rested_ms = (g_get_monotonic_time () - self->last_request) / 1000;
+  if (rested_ms >= REST_MS)
+    return FALSE;
+  if (self->rest_source == 0)
+    self->rest_source = g_timeout_add ((guint) (REST_MS - rested_ms), on_rested, self);
+  return TRUE;
+}
 
 /* Starts the next piece of engine work the latest surface needs, when the engine is the instruments' to use. */
 static void
@@ -228,7 +271,8 @@ advance (ShepardInstruments *self)
     }
   if (self->pinned && !explanation_asked (self, points_generation))
     run_explanation (self);
-  else if (self->surface_settled && self->cross_validation_enabled && !validation_asked (self, points_generation))
+  else if (self->surface_settled && self->cross_validation_enabled && !validation_asked (self, points_generation)
+           && !waits_for_rest (self))
     run_cross_validation (self);
 }
 
@@ -314,6 +358,7 @@ on_cross_validated (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       if (validation != NULL)
         {
+          self->cross_validation_seconds = validation->seconds;
           g_clear_pointer (&self->validation, shepard_cross_validation_unref);
           self->validation = shepard_cross_validation_ref (validation);
           g_signal_emit (self, signals[SIGNAL_CROSS_VALIDATED], 0, validation);
@@ -349,6 +394,8 @@ on_requested (ShepardInstruments *self, ShepardPreview *preview)
   if (!shepard_params_equal (&self->validation_asked.params, requested))
     drop_running (self, WORK_CROSS_VALIDATION);
   shepard_distributions_feed_drop (self->distributions);
+  self->last_request = g_get_monotonic_time ();
+  g_clear_handle_id (&self->rest_source, g_source_remove);
   self->awaiting_surface = TRUE;
   self->surface_current = FALSE;
   update_busy (self);
@@ -415,6 +462,8 @@ static void
 forget (ShepardInstruments *self)
 {
   drop_running (self, WORK_NONE);
+  g_clear_handle_id (&self->rest_source, g_source_remove);
+  self->cross_validation_seconds = 0.0;
   self->awaiting_surface = FALSE;
   g_clear_pointer (&self->surface, shepard_surface_unref);
   g_clear_pointer (&self->validation, shepard_cross_validation_unref);
@@ -495,7 +544,10 @@ shepard_instruments_set_cross_validation_enabled (ShepardInstruments *self, gboo
   if (enabled)
     advance (self);
   else
-    drop_running (self, WORK_CROSS_VALIDATION);
+    {
+      drop_running (self, WORK_CROSS_VALIDATION);
+      g_clear_handle_id (&self->rest_source, g_source_remove);
+    }
   update_busy (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CROSS_VALIDATION_ENABLED]);
 }

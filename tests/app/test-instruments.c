@@ -401,6 +401,90 @@ test_view_request_keeps_cross_validation (Fixture *fixture, gconstpointer data)
   g_assert_cmpfloat (shown->grid.y_max, ==, half[3]);
 }
 
+/* The instruments' rest before a slow leave-one-out (shepard-instruments.c). */
+#define REST_MS 150
+#define LIVE_CROSS_VALIDATION_SECONDS 0.03
+
+/* A leave-one-out slower than a frame waits while the hand moves: changes 40 ms apart each get their surface with
+ * no leave-one-out started behind it, and the one of the last change starts once no request has come for the rest. */
+static void
+test_slow_cross_validation_waits_for_rest (Fixture *fixture, gconstpointer data)
+{
+  shepard_params params;
+  guint starts = 0;
+
+  local_aidw (&params, 3.0);
+  request (fixture, &params);
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_assert_cmpuint (fixture->validations->len, ==, 1);
+  double seconds = ((ShepardCrossValidation *) g_ptr_array_index (fixture->validations, 0))->seconds;
+  g_test_message ("leave-one-out of %u points: %.3g ms", LARGE_LAYER_POINTS, seconds * 1e3);
+  if (seconds <= LIVE_CROSS_VALIDATION_SECONDS)
+    {
+      g_test_skip ("the large layer's leave-one-out took no more than 30 ms here: it follows the hand");
+      return;
+    }
+  /* Every grid in line: a request's surface has come when request () returns. */
+  _shepard_preview_set_budgets (fixture->preview, 1.0, 1.0);
+  g_signal_connect (fixture->instruments, "notify::cross-validating", G_CALLBACK (count_cross_validation_starts),
+                    &starts);
+  fixture->check_latest = TRUE;
+  guint surfaces = fixture->surfaces;
+  gint64 requested = 0;
+  for (int i = 1; i <= 5; i++)
+    {
+      local_aidw (&params, 3.0 + 0.1 * i);
+      requested = g_get_monotonic_time ();
+      request (fixture, &params);
+      g_assert_cmpuint (fixture->surfaces, ==, surfaces + (guint) i);
+      g_assert_false (shepard_instruments_get_cross_validating (fixture->instruments));
+      /* The figure is still to come. */
+      g_assert_true (shepard_instruments_get_busy (fixture->instruments));
+      if (i < 5)
+        let_frames_pass (40);
+    }
+  g_assert_true (wait_until (is_cross_validating, fixture));
+  double rested_ms = (double) (g_get_monotonic_time () - requested) / 1e3;
+  g_test_message ("the last change's leave-one-out started %.3g ms after it", rested_ms);
+  g_assert_cmpfloat (rested_ms, >=, REST_MS);
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_signal_handlers_disconnect_by_func (fixture->instruments, count_cross_validation_starts, &starts);
+
+  g_assert_cmpuint (fixture->failures, ==, 0);
+  g_assert_cmpuint (fixture->validations->len, ==, 2);
+  ShepardCrossValidation *last = g_ptr_array_index (fixture->validations, 1);
+  g_assert_true (shepard_params_equal (&last->params, &params));
+  /* Where the machine left more than the rest between two changes, that change's leave-one-out started, and the next
+   * change dropped it; none of them came. */
+  g_test_message ("%u leave-one-out(s) started for 5 changes 40 ms apart", starts);
+  g_assert_cmpuint (starts, >=, 1);
+}
+
+/* A leave-one-out within a frame follows the hand: it starts as its change's surface comes. */
+static void
+test_quick_cross_validation_follows_the_hand (Fixture *fixture, gconstpointer data)
+{
+  shepard_params params;
+
+  shepard_params_init_aidw (&params);
+  request (fixture, &params);
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_assert_cmpuint (fixture->validations->len, ==, 1);
+  double seconds = ((ShepardCrossValidation *) g_ptr_array_index (fixture->validations, 0))->seconds;
+  g_assert_cmpfloat (seconds, <=, LIVE_CROSS_VALIDATION_SECONDS);
+  _shepard_preview_set_budgets (fixture->preview, 1.0, 1.0);
+  for (int i = 1; i <= 3; i++)
+    {
+      params.alpha[4] = 3.5 + 0.1 * i;
+      request (fixture, &params);
+      g_assert_true (shepard_instruments_get_cross_validating (fixture->instruments));
+    }
+  g_assert_true (wait_until (is_quiet, fixture));
+  g_assert_cmpuint (fixture->failures, ==, 0);
+  ShepardCrossValidation *last = g_ptr_array_index (fixture->validations, fixture->validations->len - 1);
+  g_assert_true (shepard_params_equal (&last->params, &params));
+}
+
 static void
 test_explanation_follows_pin_and_parameters (Fixture *fixture, gconstpointer data)
 {
@@ -866,6 +950,9 @@ main (int argc, char **argv)
        test_cross_validation_never_holds_the_preview_back);
   ADD ("/app/instruments/view-request-keeps-cross-validation", large_layer_path,
        test_view_request_keeps_cross_validation);
+  ADD ("/app/instruments/slow-cross-validation-waits-for-rest", large_layer_path,
+       test_slow_cross_validation_waits_for_rest);
+  ADD ("/app/instruments/quick-cross-validation-follows-the-hand", NULL, test_quick_cross_validation_follows_the_hand);
   ADD ("/app/instruments/explanation-follows-pin-and-parameters", NULL, test_explanation_follows_pin_and_parameters);
   ADD ("/app/instruments/explanation-follows-coarse-surfaces", NULL, test_explanation_follows_coarse_surfaces);
   ADD ("/app/instruments/saturation", NULL, test_saturation);
