@@ -451,8 +451,9 @@ test_slow_cross_validation_waits_for_rest (Fixture *fixture, gconstpointer data)
   g_signal_handlers_disconnect_by_func (fixture->instruments, count_cross_validation_starts, &starts);
 
   g_assert_cmpuint (fixture->failures, ==, 0);
-  g_assert_cmpuint (fixture->validations->len, ==, 2);
-  ShepardCrossValidation *last = g_ptr_array_index (fixture->validations, 1);
+  /* One for the first change; on a machine that stalled for a whole leave-one-out between two changes, more. */
+  g_assert_cmpuint (fixture->validations->len, >=, 2);
+  ShepardCrossValidation *last = g_ptr_array_index (fixture->validations, fixture->validations->len - 1);
   g_assert_true (shepard_params_equal (&last->params, &params));
   /* Where the machine left more than the rest between two changes, that change's leave-one-out started, and the next
    * change dropped it; none of them came. */
@@ -469,17 +470,22 @@ test_quick_cross_validation_follows_the_hand (Fixture *fixture, gconstpointer da
   shepard_params_init_aidw (&params);
   request (fixture, &params);
   g_assert_true (wait_until (is_quiet, fixture));
-  g_assert_cmpuint (fixture->validations->len, ==, 1);
-  double seconds = ((ShepardCrossValidation *) g_ptr_array_index (fixture->validations, 0))->seconds;
-  g_assert_cmpfloat (seconds, <=, LIVE_CROSS_VALIDATION_SECONDS);
   _shepard_preview_set_budgets (fixture->preview, 1.0, 1.0);
-  for (int i = 1; i <= 3; i++)
+  for (guint i = 1; i <= 3; i++)
     {
+      g_assert_cmpuint (fixture->validations->len, ==, i);
+      double seconds = ((ShepardCrossValidation *) g_ptr_array_index (fixture->validations, i - 1))->seconds;
+      /* meuse's takes well under a millisecond; a machine that stalls the job past a frame sees it wait instead. */
+      if (seconds > LIVE_CROSS_VALIDATION_SECONDS)
+        {
+          g_test_skip ("a leave-one-out of meuse took over 30 ms here: the next one waits for the hand to rest");
+          return;
+        }
       params.alpha[4] = 3.5 + 0.1 * i;
       request (fixture, &params);
       g_assert_true (shepard_instruments_get_cross_validating (fixture->instruments));
+      g_assert_true (wait_until (is_quiet, fixture));
     }
-  g_assert_true (wait_until (is_quiet, fixture));
   g_assert_cmpuint (fixture->failures, ==, 0);
   ShepardCrossValidation *last = g_ptr_array_index (fixture->validations, fixture->validations->len - 1);
   g_assert_true (shepard_params_equal (&last->params, &params));
