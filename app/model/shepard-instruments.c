@@ -5,6 +5,7 @@
 
 #include "shepard-comparison.h"
 #include "shepard-distributions-feed.h"
+#include "shepard-work-pacing.h"
 
 /* The engine work of the instruments, in the order it is done for a surface: the difference first (what the map
  * shows in difference mode), then the explanation (one query), then the cross-validation (the whole layer). */
@@ -16,13 +17,6 @@ typedef enum {
 } Work;
 
 static const char *const work_names[] = { NULL, "comparison", "explanation", "cross-validation" };
-
-/* A leave-one-out that took longer than this (the preview's budget for a grid that comes at once) waits until no
- * request has come for REST_MS, the preview's "hand stops" (its refine delay): a drag then keeps the engine for its
- * frames. Started at every surface and cancelled by the next change, such a leave-one-out held each frame back until
- * it gave the engine up (up to 45 ms of 1M points over all of them on an H200); quicker ones still follow the hand. */
-#define LIVE_CROSS_VALIDATION_SECONDS 0.03
-#define REST_MS 150
 
 /* What a figure was last asked for: it is not asked again for the same, even when it failed. */
 typedef struct {
@@ -57,11 +51,9 @@ struct _ShepardInstruments
   double pin_x, pin_y;
   gboolean cross_validation_enabled;
   gboolean cross_validating;
-  /* What a leave-one-out of this document takes: the last one's time, raised by any dropped after running longer. */
-  double cross_validation_seconds;
-  gint64 running_since;
-  gint64 last_request; /* monotonic time of the preview's latest request */
-  guint rest_source;   /* a slow leave-one-out waits on it for the hand to rest */
+  /* A slow leave-one-out waits for the hand to rest: started at every surface and cancelled by the next change, it
+   * held each frame back until it gave the engine up (up to 45 ms of 1M points over all of them on an H200). */
+  ShepardWorkPacing cross_validation_pacing;
   gboolean busy;
 
   Asked explanation_asked, validation_asked;
@@ -104,7 +96,8 @@ typedef struct {
 static void
 update_busy (ShepardInstruments *self)
 {
-  gboolean busy = self->awaiting_surface || self->in_flight > 0 || self->rest_source != 0
+  gboolean busy = self->awaiting_surface || self->in_flight > 0
+                  || shepard_work_pacing_waiting (&self->cross_validation_pacing)
                   || shepard_distributions_feed_get_busy (self->distributions);
 
   if (busy == self->busy)
@@ -133,7 +126,6 @@ job_start (ShepardInstruments *self, Work work)
   job->points_generation = shepard_document_get_points_generation (self->document);
   self->running = work;
   self->running_serial = job->serial;
-  self->running_since = g_get_monotonic_time ();
   g_clear_object (&self->running_cancellable);
   self->running_cancellable = g_cancellable_new ();
   self->in_flight++;
@@ -189,8 +181,7 @@ drop_running (ShepardInstruments *self, Work work)
   else if (self->running == WORK_CROSS_VALIDATION)
     {
       self->validation_asked.set = FALSE;
-      self->cross_validation_seconds = MAX (self->cross_validation_seconds,
-                                            (double) (g_get_monotonic_time () - self->running_since) / G_USEC_PER_SEC);
+      shepard_work_pacing_dropped (&self->cross_validation_pacing);
     }
   self->running = WORK_NONE;
   self->running_serial = 0;
@@ -218,29 +209,15 @@ static void run_explanation (ShepardInstruments *self);
 static void run_cross_validation (ShepardInstruments *self);
 static void advance (ShepardInstruments *self);
 
+/* The hand has rested: a waiting leave-one-out may start. */
 static gboolean
 on_rested (gpointer data)
 {
   ShepardInstruments *self = data;
 
-  self->rest_source = 0;
   advance (self);
   update_busy (self);
   return G_SOURCE_REMOVE;
-}
-
-/* Whether a slow leave-one-out must wait for the hand to rest: then on_rested asks again once it has. */
-static gboolean
-waits_for_rest (ShepardInstruments *self)
-{
-  if (self->cross_validation_seconds <= LIVE_CROSS_VALIDATION_SECONDS)
-    return FALSE;
-  gint64 rested_ms = (g_get_monotonic_time () - self->last_request) / 1000;
-  if (rested_ms >= REST_MS)
-    return FALSE;
-  if (self->rest_source == 0)
-    self->rest_source = g_timeout_add ((guint) (REST_MS - rested_ms), on_rested, self);
-  return TRUE;
 }
 
 /* Starts the next piece of engine work the latest surface needs, when the engine is the instruments' to use. */
@@ -272,7 +249,7 @@ advance (ShepardInstruments *self)
   if (self->pinned && !explanation_asked (self, points_generation))
     run_explanation (self);
   else if (self->surface_settled && self->cross_validation_enabled && !validation_asked (self, points_generation)
-           && !waits_for_rest (self))
+           && !shepard_work_pacing_must_wait (&self->cross_validation_pacing))
     run_cross_validation (self);
 }
 
@@ -358,7 +335,7 @@ on_cross_validated (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       if (validation != NULL)
         {
-          self->cross_validation_seconds = validation->seconds;
+          shepard_work_pacing_finished (&self->cross_validation_pacing, validation->seconds);
           g_clear_pointer (&self->validation, shepard_cross_validation_unref);
           self->validation = shepard_cross_validation_ref (validation);
           g_signal_emit (self, signals[SIGNAL_CROSS_VALIDATED], 0, validation);
@@ -376,6 +353,7 @@ run_cross_validation (ShepardInstruments *self)
 {
   Job *job = job_start (self, WORK_CROSS_VALIDATION);
 
+  shepard_work_pacing_started (&self->cross_validation_pacing);
   self->validation_asked = (Asked) { TRUE, self->surface->params, NAN, NAN, job->points_generation };
   shepard_document_cross_validate_async (self->document, &self->surface->params, SHEPARD_FOLDS_LEAVE_ONE_OUT, 0,
                                          self->running_cancellable, on_cross_validated, job);
@@ -394,8 +372,7 @@ on_requested (ShepardInstruments *self, ShepardPreview *preview)
   if (!shepard_params_equal (&self->validation_asked.params, requested))
     drop_running (self, WORK_CROSS_VALIDATION);
   shepard_distributions_feed_drop (self->distributions);
-  self->last_request = g_get_monotonic_time ();
-  g_clear_handle_id (&self->rest_source, g_source_remove);
+  shepard_work_pacing_requested (&self->cross_validation_pacing);
   self->awaiting_surface = TRUE;
   self->surface_current = FALSE;
   update_busy (self);
@@ -462,8 +439,7 @@ static void
 forget (ShepardInstruments *self)
 {
   drop_running (self, WORK_NONE);
-  g_clear_handle_id (&self->rest_source, g_source_remove);
-  self->cross_validation_seconds = 0.0;
+  shepard_work_pacing_stop (&self->cross_validation_pacing, TRUE);
   self->awaiting_surface = FALSE;
   g_clear_pointer (&self->surface, shepard_surface_unref);
   g_clear_pointer (&self->validation, shepard_cross_validation_unref);
@@ -546,7 +522,7 @@ shepard_instruments_set_cross_validation_enabled (ShepardInstruments *self, gboo
   else
     {
       drop_running (self, WORK_CROSS_VALIDATION);
-      g_clear_handle_id (&self->rest_source, g_source_remove);
+      shepard_work_pacing_stop (&self->cross_validation_pacing, FALSE);
     }
   update_busy (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CROSS_VALIDATION_ENABLED]);
@@ -702,6 +678,7 @@ shepard_instruments_init (ShepardInstruments *self)
   self->pin_x = NAN;
   self->pin_y = NAN;
   self->comparison = shepard_comparison_new ();
+  shepard_work_pacing_init (&self->cross_validation_pacing, on_rested, self);
   self->distributions = shepard_distributions_feed_new ();
   g_signal_connect_object (self->distributions, "changed", G_CALLBACK (on_distributions_changed), self,
                            G_CONNECT_SWAPPED);

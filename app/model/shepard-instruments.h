@@ -22,17 +22,18 @@ G_DECLARE_FINAL_TYPE (ShepardInstruments, shepard_instruments, SHEPARD, INSTRUME
  *   query), the points' edits and each move of the pin.
  * - "cross-validated" (ShepardCrossValidation *): leave-one-out with the surface's parameters, once per parameter
  *   set and set of points, after the change's full surface, its difference and its explanation. Where the last one
- *   took over 30 ms, the next waits until no request has come for 150 ms: a dragged slider keeps the engine for its
- *   frames, and the figure comes once the hand rests.
+ *   took over SHEPARD_WORK_PACING_LIVE_SECONDS, the next waits until no request has come for SHEPARD_PREVIEW_REST_MS
+ *   (shepard-work-pacing.h): a dragged slider keeps the engine for its frames, and the figure comes once the hand
+ *   rests.
  * - "distributions" (no arguments): how R and alpha spread over the cells of the AIDW surfaces, computed in a worker
  *   thread without the engine (shepard-distributions-feed.h); shepard_instruments_get_distributions.
  * - "failed" (const char *what, const char *message): one of them could not be computed ("cross-validation",
  *   "explanation", "comparison", "distributions").
  * The engine serves one call at a time, and the instruments give it one piece of work at a time. A new request of
  * the preview ("requested") cancels the explanation and the cross-validation in flight before the preview touches
- * the engine; a cancelled job gives the engine up at the engine's next cancel check (every ~5 ms of its work; a CPU leave-one-out's set-up, some 25 ms at 1M
- * points on 2 cores, is not cut short), which
- * the preview's in-line grid waits for within its frame budget and then goes first (a slower grid's worker goes next).
+ * the engine; a cancelled job gives the engine up at the engine's next cancel check (every ~5 ms of its work; a CPU
+ * leave-one-out's set-up, some 25 ms at 1M points on 2 cores, is not cut short), which the preview's in-line grid
+ * waits for within its frame budget and then goes first (a slower grid's worker goes next).
  * So the figures delay a surface by at most one cancel check. The other surface of a comparison is not cancelled by a
  * request: it does not depend on it. */
 ShepardInstruments *shepard_instruments_new (ShepardPreview *preview);

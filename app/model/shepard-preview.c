@@ -19,7 +19,6 @@
 #define DEFAULT_FRAME_BUDGET_SECONDS 0.1
 /* The neighbourhood the advice for a slow layer offers. */
 #define ADVISED_NEIGHBORS 32
-#define REFINE_DELAY_MS 150
 /* A full grid expected within this is computed on the calling thread: the frame after the change then shows it, where
  * a worker's result would land a frame later. Kept well under a 60 Hz frame so that the hand never waits. */
 #define DEFAULT_SYNC_SECONDS 0.008
@@ -416,7 +415,7 @@ shepard_preview_request_extent (ShepardPreview *self, const shepard_params *para
       start_computation (self, params, &coarse, FALSE);
       self->refine_params = *params;
       self->refine_grid = grid;
-      self->refine_source = g_timeout_add (REFINE_DELAY_MS, refine, self);
+      self->refine_source = g_timeout_add (SHEPARD_PREVIEW_REST_MS, refine, self);
     }
   update_busy (self);
 }

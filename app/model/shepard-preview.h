@@ -32,6 +32,10 @@ G_DECLARE_FINAL_TYPE (ShepardPreview, shepard_preview, SHEPARD, PREVIEW, GObject
  * drops everything too, and says so through "notify::document". */
 ShepardPreview *shepard_preview_new (void);
 
+/* How long the hand has been still when it is taken to rest: the full grid after a coarse one comes then, and so does
+ * slow background work on the engine (shepard-work-pacing.h). */
+#define SHEPARD_PREVIEW_REST_MS 150
+
 /* The document to interpolate (NULL: none). Whatever was pending for the previous one is dropped; the surface and the
  * measured times are forgotten. */
 void shepard_preview_set_document (ShepardPreview *self, ShepardDocument *document);

@@ -14,6 +14,7 @@
 #include "shepard-distributions-feed.h"
 #include "shepard-instruments.h"
 #include "shepard-preview-private.h"
+#include "shepard-work-pacing.h"
 
 #define LONG_SIDE 64
 /* Points of the large layer: its leave-one-out (a few hundred milliseconds on two cores) spans several requests,
@@ -401,10 +402,6 @@ test_view_request_keeps_cross_validation (Fixture *fixture, gconstpointer data)
   g_assert_cmpfloat (shown->grid.y_max, ==, half[3]);
 }
 
-/* The instruments' rest before a slow leave-one-out (shepard-instruments.c). */
-#define REST_MS 150
-#define LIVE_CROSS_VALIDATION_SECONDS 0.03
-
 /* A leave-one-out slower than a frame waits while the hand moves: changes 40 ms apart each get their surface with
  * no leave-one-out started behind it, and the one of the last change starts once no request has come for the rest. */
 static void
@@ -419,7 +416,7 @@ test_slow_cross_validation_waits_for_rest (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (fixture->validations->len, ==, 1);
   double seconds = ((ShepardCrossValidation *) g_ptr_array_index (fixture->validations, 0))->seconds;
   g_test_message ("leave-one-out of %u points: %.3g ms", LARGE_LAYER_POINTS, seconds * 1e3);
-  if (seconds <= LIVE_CROSS_VALIDATION_SECONDS)
+  if (seconds <= SHEPARD_WORK_PACING_LIVE_SECONDS)
     {
       g_test_skip ("the large layer's leave-one-out took no more than 30 ms here: it follows the hand");
       return;
@@ -446,7 +443,7 @@ test_slow_cross_validation_waits_for_rest (Fixture *fixture, gconstpointer data)
   g_assert_true (wait_until (is_cross_validating, fixture));
   double rested_ms = (double) (g_get_monotonic_time () - requested) / 1e3;
   g_test_message ("the last change's leave-one-out started %.3g ms after it", rested_ms);
-  g_assert_cmpfloat (rested_ms, >=, REST_MS);
+  g_assert_cmpfloat (rested_ms, >=, SHEPARD_PREVIEW_REST_MS);
   g_assert_true (wait_until (is_quiet, fixture));
   g_signal_handlers_disconnect_by_func (fixture->instruments, count_cross_validation_starts, &starts);
 
@@ -455,10 +452,8 @@ test_slow_cross_validation_waits_for_rest (Fixture *fixture, gconstpointer data)
   g_assert_cmpuint (fixture->validations->len, >=, 2);
   ShepardCrossValidation *last = g_ptr_array_index (fixture->validations, fixture->validations->len - 1);
   g_assert_true (shepard_params_equal (&last->params, &params));
-  /* Where the machine left more than the rest between two changes, that change's leave-one-out started, and the next
-   * change dropped it; none of them came. */
+  /* More than the last one only where the machine left more than the rest between two changes. */
   g_test_message ("%u leave-one-out(s) started for 5 changes 40 ms apart", starts);
-  g_assert_cmpuint (starts, >=, 1);
 }
 
 /* A leave-one-out within a frame follows the hand: it starts as its change's surface comes. */
@@ -476,7 +471,7 @@ test_quick_cross_validation_follows_the_hand (Fixture *fixture, gconstpointer da
       g_assert_cmpuint (fixture->validations->len, ==, i);
       double seconds = ((ShepardCrossValidation *) g_ptr_array_index (fixture->validations, i - 1))->seconds;
       /* meuse's takes well under a millisecond; a machine that stalls the job past a frame sees it wait instead. */
-      if (seconds > LIVE_CROSS_VALIDATION_SECONDS)
+      if (seconds > SHEPARD_WORK_PACING_LIVE_SECONDS)
         {
           g_test_skip ("a leave-one-out of meuse took over 30 ms here: the next one waits for the hand to rest");
           return;
