@@ -45,7 +45,6 @@ shepard_grid_mpi_options_parse (ShepardGridMpiOptions *options, int argc, const 
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   *options = (ShepardGridMpiOptions) {
-    .tile_size = SHEPARD_GRID_MPI_DEFAULT_TILE_SIZE,
     .schedule = SHEPARD_TILE_SCHEDULE_STATIC,
   };
   g_autoptr (GPtrArray) rest = g_ptr_array_new ();
@@ -88,9 +87,15 @@ shepard_grid_mpi_usage (void)
                           "tiles in DST's name + .tiles/)\nor, with any other -of (GTiff by default unless DST ends in "
                           ".vrt, COG...), one raster made from them.\nThe rasters of --alpha-out, --r-out and "
                           "--robs-out are written alike, each over tiles of its own.\n"
-                          "  --tile-size N        cells a side of a tile, rounded up to a multiple of %d (default %d)\n"
+                          "  --tile-size N        cells a side of a tile, rounded up to a multiple of %d (default %d;"
+                          "\n"
+                          "                       with N nearest or a radius the ranks of a node share its memory, "
+                          "so with\n"
+                          "                       more ranks on a node, less: 1280 for 2, 1024 for 3 or 4, 768 for "
+                          "5 to 7,\n"
+                          "                       512 for 8 to 16, 256 beyond)\n"
                           "  --schedule S         static: tile i to rank i mod ranks (default); dynamic: rank 0 hands "
                           "out\n"
                           "                       the next tile to each rank that asks\n",
-                          renamed, SHEPARD_GRID_WINDOW_ALIGN, SHEPARD_GRID_MPI_DEFAULT_TILE_SIZE);
+                          renamed, SHEPARD_GRID_WINDOW_ALIGN, SHEPARD_GRID_MPI_LONE_RANK_TILE_SIZE);
 }

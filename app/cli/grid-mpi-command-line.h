@@ -7,7 +7,9 @@
 
 G_BEGIN_DECLS
 
-#define SHEPARD_GRID_MPI_DEFAULT_TILE_SIZE 2048
+/* The side of a tile for a rank alone on its node when --tile-size names none; ranks sharing a node take smaller ones
+ * (shepard_tile_plan_shared_size). */
+#define SHEPARD_GRID_MPI_LONE_RANK_TILE_SIZE 2048
 
 /* How the tiles go to the ranks. */
 typedef enum {
@@ -18,7 +20,7 @@ typedef enum {
 /* The command line of shepard-grid-mpi: shepard-grid's, plus how the raster is tiled. */
 typedef struct {
   ShepardGridOptions grid;
-  size_t tile_size;             /* cells a side, a multiple of SHEPARD_GRID_WINDOW_ALIGN */
+  size_t tile_size;             /* cells a side, a multiple of SHEPARD_GRID_WINDOW_ALIGN; 0: not given */
   ShepardTileSchedule schedule; /* static unless --schedule dynamic */
 } ShepardGridMpiOptions;
 

@@ -35,8 +35,9 @@
 #include "tiled-output.h"
 
 #define PROGRAM "shepard-grid-mpi"
-/* Points a rank holds at a time while it scans its share of the layer for local methods. */
-#define SCAN_POINTS_PER_STRIP ((size_t) 1 << 20)
+/* Points a rank alone on its node holds at a time while it scans its share of the layer for local methods; ranks
+ * sharing a node share them, as they share its memory for their tiles. */
+#define SCAN_LONE_RANK_POINTS_PER_STRIP ((size_t) 1 << 20)
 /* Tests only: the rank of this number fails after its first tile, as a rank that breaks mid-run. */
 #define TEST_FAIL_RANK_VARIABLE "SHEPARD_GRID_MPI_TEST_FAIL_RANK"
 
@@ -173,7 +174,8 @@ scan_layer (RankWork *work, GError **error)
   g_autoptr (GError) own_error = NULL;
 
   shepard_terminal_progress_init (&watch_cancel, NULL, work->bar->cancel_requested);
-  g_autoptr (ShepardLayerScan) scan = shepard_layer_scan_part (&work->layer, SCAN_POINTS_PER_STRIP,
+  size_t points_per_strip = SCAN_LONE_RANK_POINTS_PER_STRIP / (size_t) MAX (work->place.busiest_node_size, 1);
+  g_autoptr (ShepardLayerScan) scan = shepard_layer_scan_part (&work->layer, points_per_strip,
                                                                 (size_t) work->place.rank, (size_t) work->place.size,
                                                                 shepard_terminal_progress_report, &watch_cancel,
                                                                 &own_error);
@@ -272,7 +274,13 @@ plan_tiles (RankWork *work, GError **error)
   points_bounds (work, bounds);
   if (!shepard_grid_plan (&work->options->grid, bounds, extent, &raster, error))
     return FALSE;
-  shepard_tile_plan_init (&work->plan, &raster, work->options->tile_size);
+  /* A local method's tile (its points, halo and cells) is most of what a rank holds; over all points, every point. */
+  size_t tile_size = work->options->tile_size;
+  if (tile_size == 0)
+    tile_size = work->local ? shepard_tile_plan_shared_size (SHEPARD_GRID_MPI_LONE_RANK_TILE_SIZE,
+                                                             work->place.busiest_node_size)
+                            : SHEPARD_GRID_MPI_LONE_RANK_TILE_SIZE;
+  shepard_tile_plan_init (&work->plan, &raster, tile_size);
   const double corners[4] = { extent[0], extent[2], extent[1], extent[3] };
   int decimals = shepard_export_decimals (corners, G_N_ELEMENTS (corners), MIN (raster.dx, raster.dy));
   say (work, "Grid: %zu x %zu cells of %.6g x %.6g, x %.*f to %.*f, y %.*f to %.*f, in %zu tiles of %zu over %d "

@@ -14,6 +14,7 @@ shepard_rank_place_init (ShepardRankPlace *place, MPI_Comm comm)
   MPI_Comm_rank (node, &place->local_rank);
   MPI_Comm_size (node, &place->local_size);
   MPI_Comm_free (&node);
+  MPI_Allreduce (&place->local_size, &place->busiest_node_size, 1, MPI_INT, MPI_MAX, comm);
 }
 
 gboolean

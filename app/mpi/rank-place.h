@@ -12,8 +12,10 @@ G_BEGIN_DECLS
 typedef struct {
   int rank, size;
   int local_rank, local_size;
+  int busiest_node_size; /* the most ranks that any node holds */
 } ShepardRankPlace;
 
+/* Collective over comm. */
 void shepard_rank_place_init (ShepardRankPlace *place, MPI_Comm comm);
 
 /* Where this rank's engines run: with GPUs (those of gpus_text, "all" or "0,1"; NULL: every visible one) and a

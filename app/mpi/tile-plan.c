@@ -1,6 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tile-plan.h"
 
+/* GeoTIFF's default block: a tile of whole blocks. */
+#define TILE_STEP 256
+
+size_t
+shepard_tile_plan_shared_size (size_t lone_size, int ranks_on_node)
+{
+  g_return_val_if_fail (lone_size >= TILE_STEP && lone_size % TILE_STEP == 0, lone_size);
+
+  size_t ranks = (size_t) MAX (ranks_on_node, 1), size = lone_size;
+  while (size > TILE_STEP && size * size * ranks > lone_size * lone_size)
+    size -= TILE_STEP;
+  return size;
+}
+
 void
 shepard_tile_plan_init (ShepardTilePlan *plan, const shepard_grid *raster, size_t tile_size)
 {

@@ -17,6 +17,14 @@ typedef struct {
   size_t count;
 } ShepardTilePlan;
 
+/* The side of a tile when the command line names none, for ranks_on_node ranks on the busiest node: lone_size for a
+ * rank alone, and for ranks sharing a node the largest multiple of 256 (a GeoTIFF block) whose tile, once for each of
+ * those ranks, holds no more cells than one lone_size tile; 256 at least. The ranks of a node share its memory as
+ * they share its cores: a tile's points, halo and cells are most of what a rank holds, so a rank's memory falls as
+ * ranks are added to a node. The size never changes a cell's value, only how the work is cut. lone_size: a multiple
+ * of 256. */
+size_t shepard_tile_plan_shared_size (size_t lone_size, int ranks_on_node);
+
 /* tile_size: a multiple of SHEPARD_GRID_WINDOW_ALIGN. */
 void shepard_tile_plan_init (ShepardTilePlan *plan, const shepard_grid *raster, size_t tile_size);
 

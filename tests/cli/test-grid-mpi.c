@@ -54,8 +54,11 @@ mpi_argv (const char *const *options)
   return argv;
 }
 
+/* shepard-grid with options into reference, then shepard-grid-mpi with mpi_options and options into output; both must
+ * succeed. mpi_standard_error (may be NULL): shepard-grid-mpi's stderr. */
 static void
-run_both (const char *const *options, const char *const *mpi_options, const char *reference, const char *output)
+run_both (const char *const *options, const char *const *mpi_options, const char *reference, const char *output,
+          char **mpi_standard_error)
 {
   g_autoptr (GPtrArray) grid_argv = g_ptr_array_new ();
   g_autofree char *grid_errors = NULL, *mpi_errors = NULL;
@@ -79,6 +82,8 @@ run_both (const char *const *options, const char *const *mpi_options, const char
   if (mpi_status != 0)
     g_test_message ("stderr: %s", mpi_errors);
   g_assert_cmpint (mpi_status, ==, 0);
+  if (mpi_standard_error != NULL)
+    *mpi_standard_error = g_steal_pointer (&mpi_errors);
 }
 
 /* Every band's cells bit for bit, the geotransform, CRS, nodata and data type. */
@@ -160,7 +165,7 @@ test_method (gconstpointer data)
   };
   const char *const mpi_options[] = { "--tile-size", "60", "--schedule", method->schedule, NULL };
 
-  run_both (options, mpi_options, reference, output);
+  run_both (options, mpi_options, reference, output, NULL);
   assert_same_raster (reference, output);
   scratch_directory_remove (directory);
 }
@@ -194,7 +199,7 @@ test_dense_cluster_at_tile_edge (void)
         "-txe", "0", "10000", "-tye", "0", "10000", "-outsize", "128", "128", layer, NULL,
       };
       const char *const mpi_options[] = { "--tile-size", "32", NULL };
-      run_both (options, mpi_options, reference, output);
+      run_both (options, mpi_options, reference, output, NULL);
       assert_same_raster (reference, output);
     }
   scratch_directory_remove (directory);
@@ -235,7 +240,40 @@ test_ties_in_geopackage (void)
         "-txe", "0", "390", "-tye", "0", "390", "-outsize", "39", "39", layer, NULL,
       };
       const char *const mpi_options[] = { "--tile-size", "8", NULL };
-      run_both (options, mpi_options, reference, output);
+      run_both (options, mpi_options, reference, output, NULL);
+      assert_same_raster (reference, output);
+    }
+  scratch_directory_remove (directory);
+}
+
+/* Without --tile-size the ranks of a node share its memory where a tile's points are most of what a rank holds: with
+ * a local method the 3 ranks on this machine cut 1100 x 1100 cells into tiles of 1024 (a rank alone takes 2048); over
+ * all points, where every rank holds every point, the tile stays 2048. Either raster is shepard-grid's bit for bit. */
+static void
+test_default_tiles_shared_by_node (void)
+{
+  static const struct {
+    const char *method;
+    const char *plan;
+  } cases[] = {
+    { "aidw:max_points=8", "in 4 tiles of 1024 over " RANKS " ranks" },
+    { "idw", "in 1 tiles of 2048 over " RANKS " ranks" },
+  };
+  g_autofree char *directory = scratch_directory_new ("shepard-grid-mpi-default-tiles-XXXXXX");
+  g_autofree char *reference = g_build_filename (directory, "reference.tif", NULL);
+  g_autofree char *output = g_build_filename (directory, "shared.vrt", NULL);
+  g_autofree char *source = source_path ("meuse.csv");
+  const char *const mpi_options[] = { NULL };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *const options[] = {
+        "--backend", "cpu", "-zfield", "zinc", "-a", cases[i].method, "-outsize", "1100", "1100", source, NULL,
+      };
+      g_autofree char *said = NULL;
+      run_both (options, mpi_options, reference, output, &said);
+      g_test_message ("shepard-grid-mpi said: %s", said);
+      g_assert_nonnull (strstr (said, cases[i].plan));
       assert_same_raster (reference, output);
     }
   scratch_directory_remove (directory);
@@ -318,7 +356,7 @@ test_mask (gconstpointer data)
   g_ptr_array_add (options, NULL);
   const char *const mpi_options[] = { "--tile-size", "60", "--schedule", mask->schedule, NULL };
 
-  run_both ((const char *const *) options->pdata, mpi_options, reference, output);
+  run_both ((const char *const *) options->pdata, mpi_options, reference, output, NULL);
   assert_same_raster (reference, output);
   g_assert_true (mask_crosses_tile_edge (output, 64));
   scratch_directory_remove (directory);
@@ -413,7 +451,7 @@ test_fields_sum_each_their_way (void)
   };
   const char *const mpi_options[] = { "--tile-size", "60", NULL };
 
-  run_both (options, mpi_options, reference, output);
+  run_both (options, mpi_options, reference, output, NULL);
   assert_same_raster (reference, output);
   g_autoptr (GPtrArray) exact_argv = g_ptr_array_new ();
   g_ptr_array_add (exact_argv, (gpointer) grid_tool);
@@ -566,6 +604,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/grid-mpi/dense-cluster-at-tile-edge", test_dense_cluster_at_tile_edge);
   g_test_add_func ("/grid-mpi/ties-in-geopackage", test_ties_in_geopackage);
+  g_test_add_func ("/grid-mpi/default-tiles-shared-by-node", test_default_tiles_shared_by_node);
   static const MaskCase masks[] = {
     { MASK_DISTANCE, "idw", "static", "distance/idw" },
     { MASK_DISTANCE, "aidw:max_points=8", "dynamic", "distance/aidw-nearest" },
