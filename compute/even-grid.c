@@ -5,6 +5,7 @@
 #include "neighbour-list.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,20 +46,49 @@ shepard_even_grid_build_in (shepard_even_grid *grid, const double *x, const doub
                             size_t n_layout, shepard_error *error)
 {
   memset (grid, 0, sizeof *grid);
-  double x_min = box[0], y_min = box[1];
   grid->n = n;
-  grid->x0 = x_min;
-  grid->y0 = y_min;
-  shepard_even_grid_geometry (x_min, y_min, box[2], box[3], n_layout, &grid->cell_size, &grid->nx, &grid->ny);
-  size_t n_cells = grid->nx * grid->ny;
-
-  grid->cell_start = calloc (n_cells + 1, sizeof *grid->cell_start);
-  grid->order = malloc (n * sizeof *grid->order);
-  grid->sx = malloc (n * sizeof *grid->sx);
-  grid->sy = malloc (n * sizeof *grid->sy);
-  size_t *cell_of = malloc (n * sizeof *cell_of);
-  if (!grid->cell_start || !grid->order || !grid->sx || !grid->sy || !cell_of)
+  size_t layout_nx, layout_ny;
+  shepard_even_grid_geometry (box[0], box[1], box[2], box[3], n_layout, &grid->cell_size, &layout_nx, &layout_ny);
+  size_t room = n > 0 ? n : 1;
+  size_t *cell_of = malloc (room * sizeof *cell_of);
+  grid->order = malloc (room * sizeof *grid->order);
+  grid->sx = malloc (room * sizeof *grid->sx);
+  grid->sy = malloc (room * sizeof *grid->sy);
+  if (!grid->order || !grid->sx || !grid->sy || !cell_of)
     {
+      free (cell_of);
+      shepard_even_grid_clear (grid);
+      return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the search grid of %zu points.",
+                           n);
+    }
+
+  /* Each point in its cell of the layout's lattice, as the lattice places it. The grid keeps only the window of
+   * cells that the points occupy: a part of a large layer (a tile and its halo) then holds cells for its own points,
+   * not for the whole layer's, and the same points fall in the same cells, visited in the same order. */
+  double inverse = 1.0 / grid->cell_size;
+  size_t i_first = layout_nx - 1, i_last = 0, j_first = layout_ny - 1, j_last = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t cx = shepard_even_grid_clamp_cell ((x[i] - box[0]) * inverse, layout_nx);
+      size_t cy = shepard_even_grid_clamp_cell ((y[i] - box[1]) * inverse, layout_ny);
+      cell_of[i] = cy * layout_nx + cx;
+      i_first = cx < i_first ? cx : i_first;
+      i_last = cx > i_last ? cx : i_last;
+      j_first = cy < j_first ? cy : j_first;
+      j_last = cy > j_last ? cy : j_last;
+    }
+  if (n == 0)
+    i_first = i_last = j_first = j_last = 0;
+  grid->x0 = i_first == 0 ? box[0] : box[0] + (double) i_first * grid->cell_size;
+  grid->y0 = j_first == 0 ? box[1] : box[1] + (double) j_first * grid->cell_size;
+  grid->nx = i_last - i_first + 1;
+  grid->ny = j_last - j_first + 1;
+  size_t n_cells = grid->nx * grid->ny;
+  grid->cell_start = calloc (n_cells + 1, sizeof *grid->cell_start);
+  size_t *fill = malloc (n_cells * sizeof *fill);
+  if (!grid->cell_start || !fill)
+    {
+      free (fill);
       free (cell_of);
       shepard_even_grid_clear (grid);
       return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the search grid of %zu points.",
@@ -66,24 +96,15 @@ shepard_even_grid_build_in (shepard_even_grid *grid, const double *x, const doub
     }
 
   /* Counting sort by cell: count, exclusive scan, scatter. */
-  double inverse = 1.0 / grid->cell_size;
+  bool windowed = grid->nx != layout_nx || grid->ny != layout_ny;
   for (size_t i = 0; i < n; i++)
     {
-      size_t cx = shepard_even_grid_clamp_cell ((x[i] - x_min) * inverse, grid->nx);
-      size_t cy = shepard_even_grid_clamp_cell ((y[i] - y_min) * inverse, grid->ny);
-      cell_of[i] = cy * grid->nx + cx;
+      if (windowed)
+        cell_of[i] = (cell_of[i] / layout_nx - j_first) * grid->nx + cell_of[i] % layout_nx - i_first;
       grid->cell_start[cell_of[i] + 1]++;
     }
   for (size_t c = 0; c < n_cells; c++)
     grid->cell_start[c + 1] += grid->cell_start[c];
-  size_t *fill = malloc (n_cells * sizeof *fill);
-  if (!fill)
-    {
-      free (cell_of);
-      shepard_even_grid_clear (grid);
-      return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the search grid of %zu points.",
-                           n);
-    }
   memcpy (fill, grid->cell_start, n_cells * sizeof *fill);
   for (size_t i = 0; i < n; i++)
     {

@@ -58,9 +58,10 @@ void shepard_even_grid_geometry (double x_min, double y_min, double x_max, doubl
 
 shepard_status shepard_even_grid_build (shepard_even_grid *grid, const double *x, const double *y, size_t n,
                                         shepard_error *error);
-/* The same with the geometry of n_layout points over box {x_min, y_min, x_max, y_max}, which holds the n points: an
- * engine holding part of a layer builds the whole layer's grid, so that its searches visit points in the same order
- * and their sums round alike. */
+/* The same on the lattice of n_layout points over box {x_min, y_min, x_max, y_max}, which holds the n points: an engine
+ * holding part of a layer takes the whole layer's lattice, so that its searches visit points in the same order and
+ * their sums round alike. The grid holds only the window of that lattice's cells that its points occupy, so that its
+ * memory goes with n, not with n_layout. */
 shepard_status shepard_even_grid_build_in (shepard_even_grid *grid, const double *x, const double *y, size_t n,
                                            const double box[4], size_t n_layout, shepard_error *error);
 void shepard_even_grid_clear (shepard_even_grid *grid);
