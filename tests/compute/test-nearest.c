@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* shepard_engine_nearest against brute force (all distances, sorted) on the layouts that break grid searches. */
+/* shepard_engine_nearest against brute force (all distances, sorted) on the layouts that break grid searches; the
+ * search grid of part of a large layer, which holds only the cells its points occupy. */
 #include <float.h>
 #include <glib.h>
 #include <math.h>
 
 #include "engine-test-support.h"
+#include "even-grid.h"
 #include "reference-interpolation.h"
 #include "seeded-random.h"
 
@@ -217,6 +219,72 @@ test_nearest_stacked_duplicates (void)
   point_set_free (points);
 }
 
+/* 400 points in a square of 100 m, part of a layer of 10M points over 1000 km: the grid takes the layer's lattice (3.3M
+ * cells of 548 m) but holds only the window its points occupy, and its searches still find, against brute force, the
+ * 16 nearest (ties by index) and the sum within a radius, for queries among the points, around them and far away. */
+static void
+test_nearest_part_of_large_layer (void)
+{
+  enum { N = 400, K = 16, LAYOUT = 10000000 };
+  const double box[4] = { 0.0, 0.0, 1e6, 1e6 };
+  double x[N], y[N], z[N];
+  seeded_random random;
+  seeded_random_init (&random, 41);
+  for (size_t i = 0; i < N; i++)
+    {
+      x[i] = seeded_random_range (&random, 1000.0, 1100.0);
+      y[i] = seeded_random_range (&random, 2000.0, 2100.0);
+      z[i] = seeded_random_range (&random, -5.0, 5.0);
+    }
+  double cell_size;
+  size_t layout_nx, layout_ny;
+  shepard_even_grid_geometry (box[0], box[1], box[2], box[3], LAYOUT, &cell_size, &layout_nx, &layout_ny);
+  g_assert_cmpuint (layout_nx * layout_ny, >, 3000000);
+  shepard_even_grid grid;
+  shepard_error error = { 0 };
+  assert_engine_status (shepard_even_grid_build_in (&grid, x, y, N, box, LAYOUT, &error), &error, SHEPARD_OK);
+  g_assert_cmpfloat (grid.cell_size, ==, cell_size);
+  g_assert_cmpuint (grid.nx * grid.ny, <=, 4);
+
+  for (int q = 0; q < 60; q++)
+    {
+      double qx = q < 40 ? seeded_random_range (&random, 950.0, 1150.0) : seeded_random_range (&random, 0.0, 1e6);
+      double qy = q < 40 ? seeded_random_range (&random, 1950.0, 2150.0) : seeded_random_range (&random, 0.0, 1e6);
+      double all_d2[N], d2[K];
+      size_t order[N], index[K];
+      for (size_t i = 0; i < N; i++)
+        {
+          all_d2[i] = (x[i] - qx) * (x[i] - qx) + (y[i] - qy) * (y[i] - qy);
+          order[i] = i;
+        }
+      /* Insertion sort by distance, then index. */
+      for (size_t i = 1; i < N; i++)
+        for (size_t j = i; j > 0 && (all_d2[order[j]] < all_d2[order[j - 1]]
+                                     || (all_d2[order[j]] == all_d2[order[j - 1]] && order[j] < order[j - 1]));
+             j--)
+          {
+            size_t swap = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = swap;
+          }
+      g_assert_cmpuint (shepard_even_grid_nearest (&grid, qx, qy, K, d2, index), ==, K);
+      for (size_t j = 0; j < K; j++)
+        {
+          g_assert_cmpuint (index[j], ==, order[j]);
+          g_assert_cmpfloat_with_epsilon (d2[j], all_d2[order[j]], 1e-12 * all_d2[order[j]] + 1e-9);
+        }
+      double r2 = all_d2[order[K]] * 1.0000001, expected = 0.0;
+      size_t expected_count = 0, count = 0;
+      for (size_t i = 0; i < N; i++)
+        if (all_d2[i] <= r2)
+          expected += z[i], expected_count++;
+      double sum = shepard_even_grid_sum_within (&grid, z, qx, qy, r2, &count);
+      g_assert_cmpuint (count, ==, expected_count);
+      g_assert_cmpfloat_with_epsilon (sum, expected, 1e-12 * (double) N * 5.0);
+    }
+  shepard_even_grid_clear (&grid);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -228,5 +296,6 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &nearest_cases[i], test_nearest);
     }
   g_test_add_func ("/compute/nearest/stacked-duplicates", test_nearest_stacked_duplicates);
+  g_test_add_func ("/compute/nearest/part-of-large-layer", test_nearest_part_of_large_layer);
   return g_test_run ();
 }
