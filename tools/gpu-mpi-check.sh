@@ -25,6 +25,8 @@
 # SHEPARD_MPI_CHECK_MPI_METHODS (global local: step c's methods; local alone for a layer too large for all points),
 # SHEPARD_MPI_CHECK_MPI_OPTIONS (none: more options for every run of step c, e.g. -co COMPRESS=NONE),
 # SHEPARD_MPI_CHECK_EXPORT_METHODS (aidw: the methods of step b's EXPORT² export, e.g. "aidw aidw:summation=exact"),
+# SHEPARD_MPI_CHECK_TILE (MPI_GRID / 2: step c's --tile-size; "default" gives none, so that each run takes
+# shepard-grid-mpi's own, which is smaller for two ranks on a node than for one),
 # SHEPARD_MPI_CHECK_BACKEND (cuda; cpu runs every step but the sanitizer's on the
 # CPU engine, with one engine where the GPU runs use --gpus 0 and all: the script's own test, which
 # tools/gpu-mpi-build.sh --prove-here runs).
@@ -56,8 +58,10 @@ points=${SHEPARD_MPI_CHECK_POINTS:-1000000}
 grid=${SHEPARD_MPI_CHECK_GRID:-1024}
 export_cells=${SHEPARD_MPI_CHECK_EXPORT:-16384}
 mpi_grid=${SHEPARD_MPI_CHECK_MPI_GRID:-4096}
-# Four tiles, two for each of two ranks.
-tile=$((mpi_grid / 2))
+# Four tiles, two for each of two ranks, unless SHEPARD_MPI_CHECK_TILE says otherwise.
+tile=${SHEPARD_MPI_CHECK_TILE:-$((mpi_grid / 2))}
+tile_option=(--tile-size "$tile")
+[[ $tile == default ]] && tile_option=()
 work=${SHEPARD_MPI_WORK:-/tmp/shepard-mpi-work}
 out=${OUT:-/tmp/gpu-mpi-out}
 mkdir -p "$out"
@@ -162,7 +166,7 @@ ratio() {
 }
 
 echo "gpu-mpi-check: backend $backend; $points points; GRID $grid², EXPORT $export_cells², MPI_GRID $mpi_grid²" \
-  "in tiles of $tile²"
+  "in tiles of $tile${tile_option[*]:+²}"
 echo "gpu-mpi-check: $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 
 # Every library of the staged programs and components from the unpacked tree, but the C and C++ runtimes.
@@ -274,7 +278,7 @@ ranks() {
   row "$what: shepard-grid" "$seconds" "" "ok"
   for count in 1 2; do
     timed "$name-np$count" "${staged[@]}" "$mpirun" --oversubscribe --bind-to none -np "$count" \
-      "$programs/shepard-grid-mpi" --tile-size "$tile" --backend "$backend" "${grid_options[@]}" "${more[@]}" \
+      "$programs/shepard-grid-mpi" "${tile_option[@]}" --backend "$backend" "${grid_options[@]}" "${more[@]}" \
       -a "$method" \
       -outsize "$mpi_grid" "$mpi_grid" "$layer" "$work/$name-np$count.vrt"
     local label="$what: -np $count"
@@ -286,6 +290,7 @@ ranks() {
     # A component or help file missing from the staging shows as a warning only.
     warning=$(grep -m1 -E 'WARNING|Sorry!|unable to open|cannot open' "$work/logs/$name-np$count.log")
     compared+=${warning:+; OpenMPI warned: $warning}
+    compared+="; $(grep -m1 -o 'in [0-9]* tiles of [0-9]*' "$work/logs/$name-np$count.log")"
     echo "  stages: $(stages "$name-np$count")"
     if ((count == 1)); then
       one_rank_seconds=$seconds
