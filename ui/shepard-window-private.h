@@ -38,6 +38,7 @@ struct _ShepardWindow
   GtkLabel *map_note_label;
   GtkLabel *sandbox_hint_label;
   GtkSpinner *busy_spinner;
+  GtkImage *busy_still;             /* the busy sign where the engine is the CPU's: it draws no frames */
   ShepardStatusBar *status_bar;
   GtkPaned *map_paned;
   GtkWidget *instruments_box;

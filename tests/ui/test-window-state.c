@@ -451,6 +451,71 @@ test_side_panel_columns_line_up (void)
   close_window (window);
 }
 
+static gboolean
+has_document (gpointer data)
+{
+  return shepard_window_get_document (data) != NULL;
+}
+
+/* Is the window's busy sign showing: the spinner, or the still sign of a CPU engine. */
+static gboolean
+busy_sign_shown (gpointer data)
+{
+  ShepardWindow *window = data;
+  return gtk_widget_get_visible (window_child (window, "busy_spinner"))
+         || gtk_widget_get_visible (window_child (window, "busy_still"));
+}
+
+/* Work that outlasts the busy sign's delay (reading 300K points, then their first grids) shows the sign. While the
+ * layer is read, or where the engine is the CPU's, the sign stands still, since every frame a spinner asks for takes
+ * the cores the work runs on; while a GPU computes, it spins. Either goes once the window is idle. */
+static void
+test_busy_sign_spares_the_cpu (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("shepard-busy-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "many.csv", NULL);
+  g_autoptr (GString) text = g_string_new ("x,y,v\n");
+  for (int i = 0; i < 300000; i++)
+    g_string_append_printf (text, "%d,%d,%d\n", i % 1000, (int) ((gint64) i * 104729 % 997), i % 101);
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+  ShepardWindow *window = new_window ();
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  shepard_window_open (window, file, "v");
+  g_assert_true (wait_until (busy_sign_shown, window));
+  g_assert_true (shepard_window_is_busy (window));
+  GtkSpinner *spinner = window_child (window, "busy_spinner");
+  GtkWidget *still = window_child (window, "busy_still");
+  /* no document while the layer is read: that is the CPU's work */
+  ShepardDocument *document = shepard_window_get_document (window);
+  gboolean cpu = document == NULL || shepard_document_get_cuda_device (document) < 0;
+  g_test_message ("the sign shows while %s", document == NULL ? "the layer is read" : cpu ? "the CPU computes"
+                                                                                           : "a GPU computes");
+  g_assert_true (gtk_widget_get_visible (still) == cpu);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (spinner)) == !cpu);
+  g_assert_true (gtk_spinner_get_spinning (spinner) == !cpu);
+  g_autoptr (GdkTexture) texture = capture_window (window);
+  g_autofree char *png = screenshot_path ("busy-sign.png");
+  g_assert_true (gdk_texture_save_to_png (texture, png));
+
+  /* the layer read, its grids computed: the sign follows the engine */
+  g_assert_true (wait_until (has_document, window));
+  if (busy_sign_shown (window))
+    {
+      cpu = shepard_document_get_cuda_device (shepard_window_get_document (window)) < 0;
+      g_assert_true (gtk_widget_get_visible (still) == cpu);
+      g_assert_true (gtk_spinner_get_spinning (spinner) == !cpu);
+    }
+
+  g_assert_true (wait_until (is_settled, window));
+  g_assert_false (gtk_widget_get_visible (still));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (spinner)));
+  g_assert_false (gtk_spinner_get_spinning (spinner));
+  close_window (window);
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -478,6 +543,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/state/reset-parameters", test_reset_parameters);
   g_test_add_func ("/ui/state/status-bar-is-short", test_status_bar_is_short);
   g_test_add_func ("/ui/state/side-panel-columns-line-up", test_side_panel_columns_line_up);
+  g_test_add_func ("/ui/state/busy-sign-spares-the-cpu", test_busy_sign_spares_the_cpu);
   int status = g_test_run ();
   g_object_unref (application);
   return status;
