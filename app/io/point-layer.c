@@ -424,13 +424,17 @@ clear_field_reader (FieldReader *reader)
 
 /* The readers of the value fields, each field once and known to the layer as numbers. */
 static GArray *
-start_field_readers (OGRLayerH layer, const char *source, const char *const *value_fields, GError **error)
+start_field_readers (OGRLayerH layer, const char *source, const char *const *value_fields, gboolean whole_layer,
+                     GError **error)
 {
   OGRFeatureDefnH definition = OGR_L_GetLayerDefn (layer);
   g_autoptr (GArray) readers = g_array_new (FALSE, TRUE, sizeof (FieldReader));
   g_array_set_clear_func (readers, (GDestroyNotify) clear_field_reader);
-  /* Room for every feature from the start, where the driver knows their number without a pass over them. */
-  guint reserved = (guint) CLAMP (OGR_L_GetFeatureCount (layer, FALSE), 0, G_MAXINT);
+  /* Room for every feature from the start, where the driver knows their number without a pass over them; a read of
+   * part of the layer (a tile of shepard-grid-mpi) grows as it goes, or each rank would hold address space for the
+   * whole layer three times over, which a job's address-space limit may refuse (10M points, 64 tiles: 985 MB of
+   * address space at the peak, against 599 MB growing). */
+  guint reserved = whole_layer ? (guint) CLAMP (OGR_L_GetFeatureCount (layer, FALSE), 0, G_MAXINT) : 0;
 
   for (const char *const *wanted = value_fields; *wanted != NULL; wanted++)
     {
@@ -500,7 +504,7 @@ shepard_point_layer_read_fields_in_rect (const char *source, const char *layer, 
   OGRLayerH layer_handle = find_layer (dataset, source, layer, error);
   if (layer_handle == NULL || !check_layer_geometry_type (layer_handle, error))
     return NULL;
-  g_autoptr (GArray) readers = start_field_readers (layer_handle, source, value_fields, error);
+  g_autoptr (GArray) readers = start_field_readers (layer_handle, source, value_fields, rect == NULL, error);
   if (readers == NULL)
     return NULL;
   /* After the fields are known: whether a text column holds numbers is a question of the whole layer. */
