@@ -15,11 +15,12 @@
 #define DEFAULT_GPU_FAR_FIELD_STEPS_PER_SECOND 5e8
 /* The far field's work in steps, one step a level of the tree that a query walks down: a query costs log2 (points)
  * steps and about FAR_FIELD_QUERY_STEPS more (its nearest point, its leaves' pairs); the near field of the CPU
- * backend's 8 x 8 tiles weighs each point for the hundred or so queries around it, whatever the grid, about
- * FAR_FIELD_POINT_STEPS a point. Fitted to 1M points at 1e-6 on 2 cores (7.3, 0.93 and 0.26 core seconds over 1024^2,
- * 256^2 and 64^2 cells): the points' part makes a coarse grid of a large layer cost far more than its cells say. */
+ * backend's tiles weighs points for the queries around them, whatever the grid, about FAR_FIELD_POINT_STEPS a point.
+ * Fitted to 1M points at 1e-6 on 2 cores (0.072, 0.127, 0.229 and 0.66 core seconds over 32^2, 64^2, 128^2 and 256^2
+ * cells; tests/bench/results/cpu-2core-window-stop41-2026-11-29.txt): the points' part makes a coarse grid of a large
+ * layer cost more than its cells say. It was 2 a point when the near field was weighed over whole 8 x 8 tiles. */
 #define FAR_FIELD_QUERY_STEPS 15.0
-#define FAR_FIELD_POINT_STEPS 2.0
+#define FAR_FIELD_POINT_STEPS 0.25
 
 static ShepardGridCostKind
 all_points_kind (shepard_summation summation)

@@ -17,7 +17,7 @@ G_DECLARE_FINAL_TYPE (ShepardPreview, shepard_preview, SHEPARD, PREVIEW, GObject
  * - a slower one comes first from a coarse grid, then in full once the hand has been still for a moment; a full grid of
  *   a few tens of milliseconds comes at once, without the coarse one (it would only flicker). The coarse grid is the
  *   largest, up to a quarter of the full one along each side, expected within a frame budget of about 100 ms: the
- *   cost is estimated as cells x points (all points by brute force), cells x (log2 (points) + 15) + 2 x points (all
+ *   cost is estimated as cells x points (all points by brute force), cells x (log2 (points) + 15) + 0.25 x points (all
  *   points through the far field, where the engine takes it: shepard_document_get_summation) or cells x neighbours
  *   (N nearest) over the rate measured on the document's last grid of the same kind (a conservative one per backend
  *   before the first);
