@@ -155,38 +155,6 @@ heap_nearest (double *value, size_t *candidate, size_t count, size_t k, double *
   memcpy (nearest_index, candidate, k * sizeof *nearest_index); /* the same k, in another order */
 }
 
-/* Whether more points than one search holds (SHEPARD_FAR_FIELD_NEAREST_MAX) lie within reach of the box, counted by
- * whole nodes wherever a node lies within reach (its centre's distance to the box plus its radius: the distance to a
- * box grows no faster than the point moves): where the queries are many cells apart beside the points, this answers
- * before a single point is looked at, and the caller searches query by query. */
-static bool
-too_many_within (const shepard_far_field *far_field, double box_x_min, double box_y_min, double box_x_max,
-                 double box_y_max, double reach)
-{
-  size_t within = 0, stack[2 * 64 + 2], depth = 0;
-  stack[depth++] = 0;
-  while (depth > 0)
-    {
-      size_t index = stack[--depth];
-      const far_node *node = &far_field->nodes[index];
-      double centre = sqrt (far_field_box_distance2 (box_x_min, box_y_min, box_x_max, box_y_max, node->cx, node->cy));
-      if (centre - node->radius * (1.0 + 1e-6) > reach)
-        continue;
-      if ((centre + node->radius) * (1.0 + 1e-6) <= reach)
-        {
-          within += node->end - node->begin;
-          if (within > SHEPARD_FAR_FIELD_NEAREST_MAX)
-            return true;
-        }
-      else if (node->second_child != 0)
-        {
-          stack[depth++] = node->second_child;
-          stack[depth++] = index + 1;
-        }
-    }
-  return false;
-}
-
 bool
 shepard_far_field_nearest (const shepard_far_field *far_field, size_t count, const double *x, const double *y,
                            size_t k, double *d2)
@@ -216,10 +184,10 @@ shepard_far_field_nearest (const shepard_far_field *far_field, size_t count, con
   /* a millionth more covers every rounding of the distances compared */
   double reach = (sqrt (best[k - 1]) + sqrt (spread)) * (1.0 + 1e-6), reach2 = reach * reach;
 
-  if (too_many_within (far_field, box_x_min, box_y_min, box_x_max, box_y_max, reach))
-    return false;
-
-  /* The candidates: every point within reach of the box, hence of each query. */
+  /* The candidates: every point within reach of the box, hence of each query, in tree order. A node wholly within
+   * reach (its centre's distance to the box plus its radius: the distance to a box grows no faster than the point
+   * moves) is counted and copied whole, without a test of each point; so where the queries are many cells apart beside
+   * the points, a search refused for holding too many gives up at once, before its leaves are looked at. */
   double candidate_x[SHEPARD_FAR_FIELD_NEAREST_MAX], candidate_y[SHEPARD_FAR_FIELD_NEAREST_MAX];
   size_t n_candidates = 0, stack[2 * 64 + 2], depth = 0;
   stack[depth++] = 0;
@@ -227,10 +195,19 @@ shepard_far_field_nearest (const shepard_far_field *far_field, size_t count, con
     {
       size_t index = stack[--depth];
       const far_node *node = &far_field->nodes[index];
-      double gap = sqrt (far_field_box_distance2 (box_x_min, box_y_min, box_x_max, box_y_max, node->cx, node->cy))
-                   - node->radius * (1.0 + 1e-6);
-      if (gap > reach)
+      double centre = sqrt (far_field_box_distance2 (box_x_min, box_y_min, box_x_max, box_y_max, node->cx, node->cy));
+      if (centre - node->radius * (1.0 + 1e-6) > reach)
         continue;
+      if ((centre + node->radius) * (1.0 + 1e-6) <= reach)
+        {
+          size_t size = node->end - node->begin;
+          if (size > SHEPARD_FAR_FIELD_NEAREST_MAX - n_candidates)
+            return false;
+          memcpy (candidate_x + n_candidates, far_field->x + node->begin, size * sizeof *candidate_x);
+          memcpy (candidate_y + n_candidates, far_field->y + node->begin, size * sizeof *candidate_y);
+          n_candidates += size;
+          continue;
+        }
       if (node->second_child != 0)
         {
           stack[depth++] = node->second_child;
