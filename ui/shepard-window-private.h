@@ -53,7 +53,7 @@ struct _ShepardWindow
   char *path;
   GCancellable *load_cancellable;
   GCancellable *gpus_cancellable;  /* the engine's change of GPUs under way, or NULL */
-  guint busy_spinner_source;
+  guint busy_sign_source;
   gboolean message_from_compute;
   gboolean message_is_advice;      /* the info bar shows the preview's slow-layer advice */
   GtkWidget *use_nearest_button;   /* the info bar's, shown with that advice (borrowed) */
@@ -133,6 +133,19 @@ void _shepard_window_mask_show_document (ShepardWindow *self);
 void _shepard_window_class_context_init (ShepardWindowClass *klass);
 void _shepard_window_context_init (ShepardWindow *self);
 void _shepard_window_context_show_document (ShepardWindow *self);
+
+/* shepard-window-message.c: the info bar (shepard_window_show_message) and the preview's slow-layer advice in it, with
+ * a button that takes the advised neighbourhood. message_init after the preview is made. */
+void _shepard_window_class_message_init (ShepardWindowClass *klass);
+void _shepard_window_message_init (ShepardWindow *self);
+void _shepard_window_hide_message (ShepardWindow *self);
+
+/* shepard-window-busy.c: the header bar's busy sign, shown while the window is busy (shepard_window_is_busy) beyond a
+ * moment: still where the CPU does the work, spinning where a GPU does. _shepard_window_update_busy after the busy state
+ * changed (a layer read or done, the preview busy or idle). */
+void _shepard_window_busy_init (ShepardWindow *self);
+void _shepard_window_update_busy (ShepardWindow *self);
+void _shepard_window_busy_dispose (ShepardWindow *self);
 
 /* shepard-window-actions.c: the window's actions (open, export, fit, reset, help) with their keys, and opening a dropped
  * file. */

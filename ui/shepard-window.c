@@ -9,81 +9,12 @@
 #include "shepard-label-column.h"
 #include "shepard-wheel-guard.h"
 
-/* The busy sign shows only for work that outlasts this: one that blinks for a fast grid costs a frame of its own. */
-#define BUSY_SPINNER_DELAY_MS 150
-/* The info bar's button that takes the slow-layer advice. */
-#define RESPONSE_USE_NEAREST 1
-
 G_DEFINE_FINAL_TYPE (ShepardWindow, shepard_window, GTK_TYPE_APPLICATION_WINDOW)
 
 ShepardWindow *
 shepard_window_new (GtkApplication *application)
 {
   return g_object_new (SHEPARD_TYPE_WINDOW, "application", application, NULL);
-}
-
-void
-shepard_window_show_message (ShepardWindow *self, GtkMessageType type, const char *message)
-{
-  g_return_if_fail (SHEPARD_IS_WINDOW (self));
-  g_return_if_fail (message != NULL);
-
-  gtk_info_bar_set_message_type (self->info_bar, type);
-  gtk_label_set_text (self->info_label, message);
-  gtk_widget_set_visible (self->use_nearest_button, FALSE);
-  gtk_info_bar_set_revealed (self->info_bar, TRUE);
-  self->message_from_compute = FALSE;
-  self->message_is_advice = FALSE;
-}
-
-const char *
-shepard_window_get_message (ShepardWindow *self)
-{
-  g_return_val_if_fail (SHEPARD_IS_WINDOW (self), NULL);
-  return gtk_info_bar_get_revealed (self->info_bar) ? gtk_label_get_text (self->info_label) : NULL;
-}
-
-static void
-hide_message (ShepardWindow *self)
-{
-  gtk_info_bar_set_revealed (self->info_bar, FALSE);
-  self->message_from_compute = FALSE;
-  self->message_is_advice = FALSE;
-}
-
-static void
-use_nearest_neighbors (ShepardWindow *self)
-{
-  shepard_params params;
-
-  shepard_parameter_panel_get_params (self->parameter_panel, &params);
-  params.neighbors = (int) shepard_preview_get_advised_neighbors ();
-  shepard_parameter_panel_set_params (self->parameter_panel, &params);
-}
-
-static void
-on_info_bar_response (ShepardWindow *self, int response, GtkInfoBar *info_bar)
-{
-  hide_message (self);
-  if (response == RESPONSE_USE_NEAREST)
-    use_nearest_neighbors (self);
-}
-
-/* A layer too slow for the live preview is told from the moment of the request, with the way out one click away. */
-static void
-on_slow_advice (ShepardWindow *self)
-{
-  const char *advice = shepard_preview_get_slow_advice (self->preview);
-
-  if (advice == NULL)
-    {
-      if (self->message_is_advice)
-        hide_message (self);
-      return;
-    }
-  shepard_window_show_message (self, GTK_MESSAGE_WARNING, advice);
-  gtk_widget_set_visible (self->use_nearest_button, TRUE);
-  self->message_is_advice = TRUE;
 }
 
 ShepardDocument *
@@ -147,54 +78,6 @@ shepard_window_set_params (ShepardWindow *self, const shepard_params *params)
 {
   g_return_if_fail (SHEPARD_IS_WINDOW (self));
   shepard_parameter_panel_set_params (self->parameter_panel, params);
-}
-
-/* Whether the window's work runs on a GPU: the preview's grids on a CUDA engine. Reading a layer is the CPU's. */
-static gboolean
-work_runs_on_gpu (ShepardWindow *self)
-{
-  return self->load_cancellable == NULL && self->document != NULL
-         && shepard_document_get_cuda_device (self->document) >= 0;
-}
-
-/* The busy sign spins only where the work runs on a GPU. Elsewhere it stands still: a spinner redraws the window
- * every frame, and those frames take the very cores the work runs on (software GL above all). In
- * shepard-bench-window (llvmpipe, 2 cores) 1M points over a 256^2 grid took the CPU engine 553 ms under a spinner,
- * 456 ms beside the still sign and 400 ms with no sign. */
-static void
-set_busy_sign (ShepardWindow *self, gboolean shown)
-{
-  gboolean spinning = shown && work_runs_on_gpu (self);
-
-  gtk_spinner_set_spinning (self->busy_spinner, spinning);
-  gtk_widget_set_visible (GTK_WIDGET (self->busy_spinner), spinning);
-  gtk_widget_set_visible (GTK_WIDGET (self->busy_still), shown && !spinning);
-}
-
-static gboolean
-show_busy_sign (gpointer data)
-{
-  ShepardWindow *self = data;
-
-  self->busy_spinner_source = 0;
-  set_busy_sign (self, TRUE);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-update_busy (ShepardWindow *self)
-{
-  if (shepard_window_is_busy (self))
-    {
-      if (gtk_widget_get_visible (GTK_WIDGET (self->busy_spinner))
-          || gtk_widget_get_visible (GTK_WIDGET (self->busy_still)))
-        set_busy_sign (self, TRUE); /* the work may have moved: a layer read, then its grids */
-      else if (self->busy_spinner_source == 0)
-        self->busy_spinner_source = g_timeout_add (BUSY_SPINNER_DELAY_MS, show_busy_sign, self);
-      return;
-    }
-  g_clear_handle_id (&self->busy_spinner_source, g_source_remove);
-  set_busy_sign (self, FALSE);
 }
 
 /* What the map shows of the layer, at the screen's resolution: the whole extent while all the points are in view. */
@@ -270,7 +153,7 @@ on_surface_ready (ShepardWindow *self, ShepardSurface *surface, gboolean final, 
   _shepard_window_update_display (self);
   shepard_status_bar_set_surface (self->status_bar, surface);
   if (self->message_from_compute)
-    hide_message (self);
+    _shepard_window_hide_message (self);
 }
 
 void
@@ -420,13 +303,13 @@ on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
     shepard_window_show_message (self, GTK_MESSAGE_ERROR, error->message);
   else
     {
-      hide_message (self);
+      _shepard_window_hide_message (self);
       g_set_object (&self->document, document);
       g_free (self->path);
       self->path = g_strdup (shepard_document_get_points (document)->source);
       _shepard_window_show_document (self);
     }
-  update_busy (self);
+  _shepard_window_update_busy (self);
   g_object_unref (self);
 }
 
@@ -440,7 +323,7 @@ load (ShepardWindow *self, const char *path, const char *field)
   g_autofree char *gpus = _shepard_window_gpus_choice (self);
   shepard_document_load_on_gpus_async (path, field, gpus, self->load_cancellable, on_load_done,
                                        g_object_ref (self));
-  update_busy (self);
+  _shepard_window_update_busy (self);
 }
 
 void
@@ -550,7 +433,7 @@ shepard_window_dispose (GObject *object)
     shepard_preview_cancel (self->preview);
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
-  g_clear_handle_id (&self->busy_spinner_source, g_source_remove);
+  _shepard_window_busy_dispose (self);
   g_clear_handle_id (&self->follow_view_source, g_source_remove);
   /* GtkWindow takes its child and titlebar down itself; the template's widgets need no unparenting here. */
   G_OBJECT_CLASS (shepard_window_parent_class)->dispose (object);
@@ -622,11 +505,11 @@ shepard_window_class_init (ShepardWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_parameters_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_display_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_field_chosen);
-  gtk_widget_class_bind_template_callback (widget_class, on_info_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_cursor_moved);
   gtk_widget_class_bind_template_callback (widget_class, on_cursor_left);
 
   _shepard_window_class_actions_init (klass);
+  _shepard_window_class_message_init (klass);
   _shepard_window_class_instruments_init (klass);
   _shepard_window_class_sandbox_init (klass);
   _shepard_window_class_context_init (klass);
@@ -659,7 +542,7 @@ shepard_window_init (ShepardWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   _shepard_window_actions_init (self);
-  set_busy_sign (self, FALSE);
+  _shepard_window_busy_init (self);
   shepard_wheel_guard_attach (self->side_scroller);
   g_autoptr (GtkSizeGroup) labels = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   shepard_layer_panel_align_labels (self->layer_panel, labels);
@@ -671,15 +554,12 @@ shepard_window_init (ShepardWindow *self)
   self->preview = shepard_preview_new ();
   g_signal_connect_object (self->preview, "surface-ready", G_CALLBACK (on_surface_ready), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->preview, "failed", G_CALLBACK (on_preview_failed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->preview, "notify::busy", G_CALLBACK (update_busy), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->preview, "notify::busy", G_CALLBACK (_shepard_window_update_busy), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->preview, "notify::invalid-reason", G_CALLBACK (update_stale), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->preview, "notify::slow-advice", G_CALLBACK (on_slow_advice), self,
-                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->map_view, "view-changed", G_CALLBACK (on_view_changed), self, G_CONNECT_SWAPPED);
-  g_autofree char *use_nearest = g_strdup_printf ("Use %u Nearest", shepard_preview_get_advised_neighbors ());
-  self->use_nearest_button = gtk_info_bar_add_button (self->info_bar, use_nearest, RESPONSE_USE_NEAREST);
-  gtk_widget_set_visible (self->use_nearest_button, FALSE);
+  _shepard_window_message_init (self);
   g_object_bind_property (self->map_view, "interop", self->preview, "display-interop", G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->map_view, "notify::interop", G_CALLBACK (update_engine_line), self,
                            G_CONNECT_SWAPPED);
