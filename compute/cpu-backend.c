@@ -3,6 +3,7 @@
 
 #include "cpu-weighting.h"
 #include "engine-private.h"
+#include "nearest-cache.h"
 #include "neighbourhood.h"
 #include "parallel.h"
 
@@ -82,6 +83,10 @@ typedef struct {
   size_t tiles_across; /* 0: items are the queries */
   size_t tile_rows, tile_cells;
   bool far_field_sums; /* every point weighs, with no smoothing, and the backend has the far field */
+  /* With the far field over a grid kept in the backend's nearest cache: the search's results of every cell, read from
+   * nearest_known (no search) or written to nearest_kept */
+  const shepard_nearest_entry *nearest_known;
+  shepard_nearest_entry *nearest_kept;
   size_t chunk;
   worker_scratch *scratch;
 } interpolation_job;
@@ -287,7 +292,7 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
       bool tile_start = job->tiles_across > 0 && item % job->tile_cells == 0;
       if (tile_start)
         finish_far_field_batch (job, scratch->far); /* a batch is one tile */
-      if (scratch->tile_d2 && (item == begin || tile_start))
+      if (scratch->tile_d2 && !job->nearest_known && (item == begin || tile_start))
         scratch->tile_searched = search_tile (job, scratch, item);
       if (!query_of_item (job, item, &i))
         continue;
@@ -304,6 +309,8 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
             found = shepard_even_grid_nearest_excluding (backend->grid, holdout->sorted_labels, label, qx, qy,
                                                          job->k_search, scratch->d2, scratch->index);
         }
+      else if (job->nearest_known)
+        found = job->k_search; /* what it found is read from the cache below */
       else if (scratch->tile_d2 && scratch->tile_searched)
         {
           d2 = scratch->tile_d2 + item % job->tile_cells * job->k_search;
@@ -312,12 +319,26 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
       else if (job->k_search > 0)
         found = shepard_even_grid_nearest (backend->grid, qx, qy, job->k_search, scratch->d2, scratch->index);
 
-      double exponent = -0.5 * params->power;
+      double exponent = -0.5 * params->power, nearest_of_all_d2 = 0.0, r_obs = 0.0;
+      if (job->nearest_known)
+        {
+          nearest_of_all_d2 = job->nearest_known->nearest_d2[i];
+          r_obs = aidw ? job->nearest_known->r_obs[i] : 0.0;
+        }
+      else
+        {
+          size_t k_density = (size_t) params->k < found ? (size_t) params->k : found;
+          nearest_of_all_d2 = found > 0 ? d2[0] : INFINITY;
+          r_obs = aidw ? shepard_observed_distance (d2, k_density) : 0.0;
+        }
+      if (job->nearest_kept)
+        {
+          job->nearest_kept->nearest_d2[i] = nearest_of_all_d2;
+          job->nearest_kept->r_obs[i] = r_obs;
+        }
       if (aidw)
         {
-          double r_obs, mu;
-          size_t k_density = (size_t) params->k < found ? (size_t) params->k : found;
-          double alpha = shepard_adaptive_alpha (d2, k_density, r_exp_local, params, &r_obs, &mu);
+          double mu, alpha = shepard_adaptive_alpha_of (r_obs, r_exp_local, params, &mu);
           exponent = -0.5 * alpha;
           if (job->outputs->alpha)
             job->outputs->alpha[i] = alpha;
@@ -344,7 +365,7 @@ interpolate_chunk (void *context, size_t begin, size_t end, int worker, shepard_
             write_value (job, f, i, NAN);
           continue;
         }
-      double nearest_d2 = every_point ? d2[0] : selection->nearest_d2;
+      double nearest_d2 = every_point ? nearest_of_all_d2 : selection->nearest_d2;
       if (hood->smoothing2 == 0.0 && nearest_d2 <= job->coincident_d2_local)
         {
           write_coincident_mean (job, i, label, qx, qy);
@@ -535,6 +556,15 @@ run_queries (interpolation_job *job, const char *message, shepard_progress_fn pr
     chunk = chunk_for (FLOAT64_PAIRS_PER_CHUNK, points->n);
   job->chunk = chunk;
   job->k_search = k_search;
+  if (job->tiles_across > 0 && backend->nearest_cache && k_search > 0)
+    {
+      shepard_nearest_entry *entry = shepard_nearest_cache_lookup (
+          backend->nearest_cache, job->queries->grid, k_search, params->method == SHEPARD_METHOD_AIDW);
+      if (entry && entry->whole)
+        job->nearest_known = entry;
+      else
+        job->nearest_kept = entry;
+    }
   job->coincident_d2_local = shepard_point_set_coincident_d2_local (points);
 
   int threads = backend->threads;
@@ -545,6 +575,8 @@ run_queries (interpolation_job *job, const char *message, shepard_progress_fn pr
   shepard_status status = shepard_parallel_for (threads, n_items, chunk, interpolate_chunk, job, progress,
                                                 progress_data, message, error);
   free_scratch (scratch, threads);
+  if (job->nearest_kept)
+    shepard_nearest_cache_finish (job->nearest_kept, status == SHEPARD_OK);
   return status;
 }
 

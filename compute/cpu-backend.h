@@ -6,6 +6,7 @@
 #include "cpu-kernels.h"
 #include "even-grid.h"
 #include "far-field.h"
+#include "nearest-cache.h"
 #include "point-set.h"
 
 typedef struct {
@@ -17,6 +18,8 @@ typedef struct {
   /* Set: interpolations weighing every point sum through it, within params->tolerance (shepard-engine.h,
    * "Far-field summation"); NULL: every pair. Cross-validation and explain never use it. */
   const shepard_far_field *far_field;
+  /* Set: grids summed through the far field keep their cells' nearest search here (nearest-cache.h); NULL: none. */
+  shepard_nearest_cache *nearest_cache;
 } shepard_cpu_backend;
 
 /* Queries are either the cell centres of a grid or explicit coordinates (in given units). */

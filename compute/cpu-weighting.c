@@ -7,16 +7,27 @@
 #define FLOAT64_SUM_BLOCK 1024
 
 double
-shepard_adaptive_alpha (const double *d2, size_t k_density, double r_exp_local, const shepard_params *params,
-                        double *r_obs_local, double *mu)
+shepard_observed_distance (const double *d2, size_t k_density)
 {
   double r_obs = 0.0;
   for (size_t j = 0; j < k_density; j++)
     r_obs += sqrt (d2[j]);
-  r_obs /= (double) k_density;
-  *r_obs_local = r_obs;
-  *mu = shepard_aidw_membership (r_obs / r_exp_local, params->r_min, params->r_max);
+  return r_obs / (double) k_density;
+}
+
+double
+shepard_adaptive_alpha_of (double r_obs_local, double r_exp_local, const shepard_params *params, double *mu)
+{
+  *mu = shepard_aidw_membership (r_obs_local / r_exp_local, params->r_min, params->r_max);
   return shepard_aidw_alpha (*mu, params->alpha);
+}
+
+double
+shepard_adaptive_alpha (const double *d2, size_t k_density, double r_exp_local, const shepard_params *params,
+                        double *r_obs_local, double *mu)
+{
+  *r_obs_local = shepard_observed_distance (d2, k_density);
+  return shepard_adaptive_alpha_of (*r_obs_local, r_exp_local, params, mu);
 }
 
 /* n_fields is a constant 1 at the one-field call sites, so that loop costs nothing there. */

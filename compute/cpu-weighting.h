@@ -34,8 +34,13 @@ shepard_whole_power_of (double exponent)
   return p == floor (p) && p >= 1.0 && p <= 16.0 ? (int) p : 0;
 }
 
-/* AIDW's adaptive power from the squared distances to the nearest (local frame, ascending): r_obs, the mean distance
- * to the k_density nearest, then R = r_obs / r_exp, the membership mu and alpha. */
+/* AIDW's r_obs: the mean distance to the k_density nearest, from their squared distances (local frame, ascending). */
+double shepard_observed_distance (const double *d2, size_t k_density);
+
+/* AIDW's adaptive power from r_obs (local frame): R = r_obs / r_exp, the membership mu and alpha. */
+double shepard_adaptive_alpha_of (double r_obs_local, double r_exp_local, const shepard_params *params, double *mu);
+
+/* Both: r_obs from the squared distances to the nearest, then mu and alpha. */
 double shepard_adaptive_alpha (const double *d2, size_t k_density, double r_exp_local, const shepard_params *params,
                                double *r_obs_local, double *mu);
 

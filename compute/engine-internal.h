@@ -38,6 +38,7 @@ struct shepard_engine {
   shepard_point_set points;
   shepard_even_grid grid;
   shepard_far_field *far_field; /* built at the first interpolation that sums through it; NULL until then */
+  shepard_nearest_cache nearest_cache; /* the nearest search of recent grids summed through the far field */
 };
 
 /* The CPU backend over the engine's points, summing every pair. */

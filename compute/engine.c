@@ -135,6 +135,7 @@ clear_points (shepard_engine *engine)
       shepard_even_grid_clear (&engine->grid);
       shepard_far_field_free (engine->far_field);
       engine->far_field = NULL;
+      shepard_nearest_cache_clear (&engine->nearest_cache);
       engine->has_points = false;
     }
 }
@@ -272,7 +273,7 @@ shepard_cpu_backend
 shepard_engine_cpu_backend (const shepard_engine *engine)
 {
   return (shepard_cpu_backend) {
-    &engine->points, &engine->grid, engine->kernels, engine->precision, engine->threads, NULL,
+    &engine->points, &engine->grid, engine->kernels, engine->precision, engine->threads, NULL, NULL,
   };
 }
 
@@ -401,6 +402,7 @@ shepard_engine_cpu_backend_for (shepard_engine *engine, const shepard_params *pa
   if (status != SHEPARD_OK)
     return status;
   backend->far_field = engine->far_field;
+  backend->nearest_cache = &engine->nearest_cache;
   return SHEPARD_OK;
 }
 

@@ -400,6 +400,92 @@ test_build_in_progress (gconstpointer data)
   point_set_free (points);
 }
 
+/* Cancels the sums at their first report, before any cell is summed (the tree was built by an earlier call). */
+static bool
+cancel_at_once (double fraction, const char *message, void *data)
+{
+  return false;
+}
+
+/* Interpolates on engine and on a fresh engine holding the same points: values, alpha and r_obs to the bit. */
+static void
+assert_as_fresh (shepard_engine *engine, const point_set *points, const shepard_params *params,
+                 const shepard_grid *grid)
+{
+  size_t cells = grid->width * grid->height;
+  double *kept[3], *fresh_out[3];
+  for (int o = 0; o < 3; o++)
+    {
+      kept[o] = g_new (double, cells);
+      fresh_out[o] = g_new (double, cells);
+    }
+  shepard_outputs kept_outputs = { kept[0], kept[1], kept[2] }, fresh_outputs = { fresh_out[0], fresh_out[1],
+                                                                                  fresh_out[2] };
+  shepard_error error = { 0 };
+  shepard_engine *fresh = cpu_engine (SHEPARD_PRECISION_FLOAT64, points);
+  assert_engine_status (shepard_engine_interpolate_grid (engine, params, grid, &kept_outputs, NULL, NULL, &error),
+                        &error, SHEPARD_OK);
+  assert_engine_status (shepard_engine_interpolate_grid (fresh, params, grid, &fresh_outputs, NULL, NULL, &error),
+                        &error, SHEPARD_OK);
+  for (size_t i = 0; i < cells; i++)
+    {
+      g_assert_cmpfloat (kept[0][i], ==, fresh_out[0][i]);
+      g_assert_cmpfloat (kept[1][i], ==, fresh_out[1][i]);
+      if (params->method == SHEPARD_METHOD_AIDW)
+        g_assert_cmpfloat (kept[2][i], ==, fresh_out[2][i]);
+    }
+  shepard_engine_free (fresh);
+  for (int o = 0; o < 3; o++)
+    {
+      g_free (kept[o]);
+      g_free (fresh_out[o]);
+    }
+}
+
+/* The engine keeps each recent grid's nearest search for the far field (nearest-cache.h): a change of the other
+ * parameters gives what a fresh engine gives, to the bit; so do another k, IDW after AIDW, a grid that moved, a grid
+ * whose first interpolation was cancelled (nothing of it read) and new points. */
+static void
+test_nearest_kept (void)
+{
+  point_set *points = point_set_new (POINT_LAYOUT_CLUSTERS, POINT_COUNT, 4242);
+  point_set *other_points = point_set_new (POINT_LAYOUT_UNIFORM, POINT_COUNT, 4343);
+  shepard_grid grid = grid_over (points, 17);
+  shepard_engine *engine = cpu_engine (SHEPARD_PRECISION_FLOAT64, points);
+  shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_FAR_FIELD);
+  assert_as_fresh (engine, points, &params, &grid);
+  params.alpha[2] += 0.75; /* what the window's slider changes */
+  params.r_max = 2.5;
+  assert_as_fresh (engine, points, &params, &grid);
+  params.tolerance = 1e-3;
+  assert_as_fresh (engine, points, &params, &grid);
+  params.k = 7;
+  assert_as_fresh (engine, points, &params, &grid);
+  shepard_params idw = params_of (&cases[0], SHEPARD_SUMMATION_FAR_FIELD);
+  assert_as_fresh (engine, points, &idw, &grid);
+  idw.power = 3.0;
+  assert_as_fresh (engine, points, &idw, &grid);
+
+  shepard_grid moved = grid;
+  moved.x_min += 0.5 * grid.dx;
+  size_t cells = moved.width * moved.height;
+  double *values = g_new (double, cells);
+  shepard_outputs outputs = { .values = values };
+  shepard_error error = { 0 };
+  g_assert_cmpint (shepard_engine_interpolate_grid (engine, &params, &moved, &outputs, cancel_at_once, NULL,
+                                                    &error), ==, SHEPARD_ERROR_CANCELLED);
+  assert_as_fresh (engine, points, &params, &moved);
+  assert_as_fresh (engine, points, &params, &grid);
+
+  assert_engine_status (shepard_engine_set_points (engine, other_points->x, other_points->y, other_points->z,
+                                                   other_points->count, &error), &error, SHEPARD_OK);
+  assert_as_fresh (engine, other_points, &params, &grid);
+  g_free (values);
+  shepard_engine_free (engine);
+  point_set_free (points);
+  point_set_free (other_points);
+}
+
 /* shepard_engine_prepare_far_field answers a cancel too, and a later build is whole. */
 static void
 test_prepare_cancelled (void)
@@ -495,6 +581,7 @@ main (int argc, char **argv)
                         test_build_in_progress);
   g_test_add_data_func ("/compute/summation/build-in-progress/cuda", GINT_TO_POINTER (SHEPARD_BACKEND_CUDA),
                         test_build_in_progress);
+  g_test_add_func ("/compute/summation/nearest-kept", test_nearest_kept);
   g_test_add_func ("/compute/summation/prepare-cancelled", test_prepare_cancelled);
   g_test_add_func ("/compute/summation/tolerance-validated", test_tolerance_validated);
   g_test_add_func ("/compute/summation/cuda-engine-far-field", test_cuda_engine_asked_for_far_field);
