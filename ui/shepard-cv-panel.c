@@ -16,6 +16,7 @@ struct _ShepardCvPanel
   /* Template widgets */
   GtkWidget *box;
   GtkSpinner *spinner;
+  GtkWidget *running_still;
   GtkSwitch *live_switch;
   GtkLabel *subtitle_label;
   GtkLabel *rmse_label, *mae_label, *me_label, *r2_label;
@@ -159,10 +160,13 @@ shepard_cv_panel_get_validation (ShepardCvPanel *self)
 }
 
 void
-shepard_cv_panel_set_running (ShepardCvPanel *self, gboolean running)
+shepard_cv_panel_set_running (ShepardCvPanel *self, gboolean running, gboolean on_gpu)
 {
   g_return_if_fail (SHEPARD_IS_CV_PANEL (self));
-  gtk_spinner_set_spinning (self->spinner, running);
+  gboolean spinning = running && on_gpu;
+  gtk_spinner_set_spinning (self->spinner, spinning);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), spinning);
+  gtk_widget_set_visible (self->running_still, running && !spinning);
 }
 
 void
@@ -397,6 +401,7 @@ shepard_cv_panel_class_init (ShepardCvPanelClass *klass)
 #define BIND(name) gtk_widget_class_bind_template_child (widget_class, ShepardCvPanel, name)
   BIND (box);
   BIND (spinner);
+  BIND (running_still);
   BIND (live_switch);
   BIND (subtitle_label);
   BIND (rmse_label);

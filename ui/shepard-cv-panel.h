@@ -22,8 +22,9 @@ GtkWidget *shepard_cv_panel_new (void);
 void shepard_cv_panel_set_validation (ShepardCvPanel *self, ShepardCrossValidation *validation,
                                       const char *value_name);
 ShepardCrossValidation *shepard_cv_panel_get_validation (ShepardCvPanel *self);
-/* A cross-validation runs now (a spinner). */
-void shepard_cv_panel_set_running (ShepardCvPanel *self, gboolean running);
+/* A cross-validation runs now: a spinner where it runs on a GPU, else a sign that stands still, since a spinner's
+ * frames take the cores a CPU's leave-one-out runs on (llvmpipe drew them with 40 % of 2 cores, perf). */
+void shepard_cv_panel_set_running (ShepardCvPanel *self, gboolean running, gboolean on_gpu);
 /* Why the figures could not be computed, NULL to clear; the last figures stay, marked as out of date. */
 void shepard_cv_panel_set_failure (ShepardCvPanel *self, const char *message);
 /* The point to emphasise in the scatter plot and the list (-1: none). */

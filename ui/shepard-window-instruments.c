@@ -123,7 +123,8 @@ on_instrument_failed (ShepardWindow *self, const char *what, const char *message
 static void
 on_cross_validating (ShepardWindow *self, GParamSpec *pspec, ShepardInstruments *instruments)
 {
-  shepard_cv_panel_set_running (self->cv_panel, shepard_instruments_get_cross_validating (instruments));
+  shepard_cv_panel_set_running (self->cv_panel, shepard_instruments_get_cross_validating (instruments),
+                                self->document != NULL && shepard_document_get_cuda_device (self->document) >= 0);
 }
 
 static void

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "shepard-application.h"
+#include "shepard-cv-panel.h"
 #include "shepard-export-dialog.h"
 #include "shepard-window.h"
 #include "ui-test-support.h"
@@ -466,9 +467,39 @@ busy_sign_shown (gpointer data)
          || gtk_widget_get_visible (window_child (window, "busy_still"));
 }
 
+static gboolean
+instruments_idle (gpointer data)
+{
+  return !shepard_instruments_get_busy (data);
+}
+
+/* At each start and end of a leave-one-out: the cross-validation panel's sign as the window has just set it, spinning
+ * only where the document's engine is a GPU's. */
+static void
+check_cv_sign (ShepardInstruments *instruments, GParamSpec *pspec, gpointer data)
+{
+  ShepardWindow *window = data;
+  ShepardCvPanel *panel = window_child (window, "cv_panel");
+  GtkSpinner *spinner = GTK_SPINNER (gtk_widget_get_template_child (GTK_WIDGET (panel), SHEPARD_TYPE_CV_PANEL,
+                                                                     "spinner"));
+  GtkWidget *still = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (panel), SHEPARD_TYPE_CV_PANEL,
+                                                                "running_still"));
+  gboolean running = shepard_instruments_get_cross_validating (instruments);
+  gboolean cpu = shepard_document_get_cuda_device (shepard_window_get_document (window)) < 0;
+  g_assert_true (gtk_widget_get_visible (still) == (running && cpu));
+  g_assert_true (gtk_spinner_get_spinning (spinner) == (running && !cpu));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (spinner)) == (running && !cpu));
+  if (running)
+    {
+      guint *starts = g_object_get_data (G_OBJECT (window), "cv-starts");
+      (*starts)++;
+    }
+}
+
 /* Work that outlasts the busy sign's delay (reading 300K points, then their first grids) shows the sign. While the
  * layer is read, or where the engine is the CPU's, the sign stands still, since every frame a spinner asks for takes
- * the cores the work runs on; while a GPU computes, it spins. Either goes once the window is idle. */
+ * the cores the work runs on; while a GPU computes, it spins. Either goes once the window is idle. So does the
+ * cross-validation panel's sign while a leave-one-out runs. */
 static void
 test_busy_sign_spares_the_cpu (void)
 {
@@ -480,6 +511,11 @@ test_busy_sign_spares_the_cpu (void)
   g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
   ShepardWindow *window = new_window ();
   g_autoptr (GFile) file = g_file_new_for_path (path);
+  guint cv_starts = 0;
+  g_object_set_data (G_OBJECT (window), "cv-starts", &cv_starts);
+  /* after the window's own handler, which sets the sign */
+  gulong cv_handler = g_signal_connect (shepard_window_get_instruments (window), "notify::cross-validating",
+                                        G_CALLBACK (check_cv_sign), window);
 
   shepard_window_open (window, file, "v");
   g_assert_true (wait_until (busy_sign_shown, window));
@@ -511,6 +547,11 @@ test_busy_sign_spares_the_cpu (void)
   g_assert_false (gtk_widget_get_visible (still));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (spinner)));
   g_assert_false (gtk_spinner_get_spinning (spinner));
+  ShepardInstruments *instruments = shepard_window_get_instruments (window);
+  g_assert_true (wait_until (instruments_idle, instruments));
+  g_test_message ("%u leave-one-out runs started", cv_starts);
+  g_assert_cmpuint (cv_starts, >=, 1);
+  g_signal_handler_disconnect (instruments, cv_handler);
   close_window (window);
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (folder), ==, 0);
