@@ -28,6 +28,14 @@ same_grid (const shepard_grid *a, const shepard_grid *b)
          && a->height == b->height && a->first_row == b->first_row && a->first_column == b->first_column;
 }
 
+static void
+forget (shepard_nearest_entry *entry)
+{
+  free (entry->nearest_d2);
+  free (entry->r_obs);
+  *entry = (shepard_nearest_entry) { 0 };
+}
+
 shepard_nearest_entry *
 shepard_nearest_cache_lookup (shepard_nearest_cache *cache, const shepard_grid *grid, size_t k_search,
                               bool has_r_obs)
@@ -40,36 +48,31 @@ shepard_nearest_cache_lookup (shepard_nearest_cache *cache, const shepard_grid *
   for (size_t e = 0; e < SHEPARD_NEAREST_CACHE_GRIDS; e++)
     {
       shepard_nearest_entry *entry = &cache->entry[e];
-      if (entry->capacity > 0 && same_grid (&entry->grid, grid) && entry->k_search == k_search
-          && entry->has_r_obs == has_r_obs)
+      bool noted = entry->last_used > 0;
+      if (noted && same_grid (&entry->grid, grid) && entry->k_search == k_search && entry->has_r_obs == has_r_obs)
         {
           entry->last_used = cache->uses;
-          return entry; /* whole, or to be written again */
+          if (entry->came_back)
+            return entry; /* whole, or to be written again */
+          entry->nearest_d2 = malloc (cells * sizeof *entry->nearest_d2);
+          entry->r_obs = malloc (cells * sizeof *entry->r_obs);
+          if (!entry->nearest_d2 || !entry->r_obs)
+            {
+              forget (entry);
+              return NULL;
+            }
+          entry->came_back = true;
+          return entry;
         }
       if (entry->last_used < oldest->last_used)
         oldest = entry;
     }
-  if (oldest->capacity < cells)
-    {
-      free (oldest->nearest_d2);
-      free (oldest->r_obs);
-      oldest->nearest_d2 = malloc (cells * sizeof *oldest->nearest_d2);
-      oldest->r_obs = malloc (cells * sizeof *oldest->r_obs);
-      oldest->capacity = oldest->nearest_d2 && oldest->r_obs ? cells : 0;
-      if (oldest->capacity == 0)
-        {
-          free (oldest->nearest_d2);
-          free (oldest->r_obs);
-          *oldest = (shepard_nearest_entry) { 0 };
-          return NULL;
-        }
-    }
+  forget (oldest);
   oldest->grid = *grid;
   oldest->k_search = k_search;
   oldest->has_r_obs = has_r_obs;
-  oldest->whole = false;
   oldest->last_used = cache->uses;
-  return oldest;
+  return NULL;
 }
 
 void

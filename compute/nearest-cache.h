@@ -12,7 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Grids of more cells are not kept (16 bytes a cell): an export's blocks come once each. */
+/* Grids of more cells are not kept (16 bytes a cell). Nor is a grid the first time it comes: an export's blocks come
+ * once each, and take no memory here. */
 #define SHEPARD_NEAREST_CACHE_MAX_CELLS ((size_t) 1 << 20)
 /* Grids kept at once: the coarse and the full grid of a preview, and those of a view before it zoomed. */
 #define SHEPARD_NEAREST_CACHE_GRIDS 4
@@ -21,9 +22,9 @@ typedef struct {
   shepard_grid grid;
   size_t k_search; /* the nearest searched for each cell */
   bool has_r_obs;  /* r_obs kept (AIDW), over the k_search nearest */
+  bool came_back;  /* asked for again after its first time: its values are kept */
   bool whole;      /* every cell's values written by an interpolation that ran to its end */
-  unsigned long last_used;
-  size_t capacity; /* cells the arrays hold */
+  unsigned long last_used; /* 0: an entry never used */
   double *nearest_d2; /* per cell (row-major), local frame */
   double *r_obs;      /* per cell, local frame; written where has_r_obs */
 } shepard_nearest_entry;
@@ -37,9 +38,10 @@ void shepard_nearest_cache_init (shepard_nearest_cache *cache);
 /* Forgets every grid and frees their memory: the points changed. */
 void shepard_nearest_cache_clear (shepard_nearest_cache *cache);
 
-/* The entry for grid, k_search and has_r_obs. Where it is whole, its values are the search's: read them. Otherwise it
- * is made ready to be written (the least recently used entry given to it), whole cleared until
- * shepard_nearest_cache_finish; NULL where the grid is too large to keep or memory is short (search as before). */
+/* The entry for grid, k_search and has_r_obs. Where it is whole, its values are the search's: read them. Where the
+ * grid comes back (it was asked for before, and has not given way since), the entry is made ready to be written, whole
+ * cleared until shepard_nearest_cache_finish. NULL the first time (the grid is noted in the least recently used
+ * entry, which frees what it held), where the grid is too large to keep or where memory is short: search as before. */
 shepard_nearest_entry *shepard_nearest_cache_lookup (shepard_nearest_cache *cache, const shepard_grid *grid,
                                                      size_t k_search, bool has_r_obs);
 /* After writing entry's cells: whole where every cell was written (the interpolation ran to its end). */

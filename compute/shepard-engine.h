@@ -129,8 +129,9 @@ typedef struct {
  * AUTO takes it where it is expected to cost less than the brute force of the engine's backend
  * (shepard_engine_summation says which it takes); the tree is built on the CPU at the first such interpolation (or
  * by shepard_engine_prepare_far_field) and kept, on the GPU too, while the points stay. The CPU keeps too, for up to
- * four recent grids of up to 1M cells (16 bytes a cell), what the nearest search found for each cell (the nearest
- * distance and AIDW's r_obs): a change of alpha, the power or the tolerance over the same grid skips the search. */
+ * four recent grids of up to 1M cells (16 bytes a cell) from a grid's second interpolation on, what the nearest
+ * search found for each cell (the nearest distance and AIDW's r_obs): a change of alpha, the power or the tolerance
+ * over the same grid skips the search. */
 
 /* The weighting neighbourhood of a query q (every backend, every path; gdal_grid invdistnn's rules with exact nearest
  * points rather than the first found):

@@ -2,6 +2,7 @@
 /* The engine's summation (shepard-engine.h, "Far-field summation"): interpolations through the far field against the
  * same engine's exact sums, within the promise (tolerance x each field's value range); the coincident rule; tiles cut
  * by the grid's edge; several fields; explicit query points; which summation auto takes. */
+#include "engine-internal.h"
 #include "engine-test-support.h"
 #include "point-layouts.h"
 
@@ -442,9 +443,10 @@ assert_as_fresh (shepard_engine *engine, const point_set *points, const shepard_
     }
 }
 
-/* The engine keeps each recent grid's nearest search for the far field (nearest-cache.h): a change of the other
- * parameters gives what a fresh engine gives, to the bit; so do another k, IDW after AIDW, a grid that moved, a grid
- * whose first interpolation was cancelled (nothing of it read) and new points. */
+/* The engine keeps each recent grid's nearest search for the far field (nearest-cache.h), from the grid's second
+ * interpolation on: a change of the other parameters gives what a fresh engine gives, to the bit; so do another k,
+ * IDW after AIDW, a grid that moved, a grid whose interpolation that was to keep it was cancelled (nothing of it
+ * read) and new points. */
 static void
 test_nearest_kept (void)
 {
@@ -454,6 +456,7 @@ test_nearest_kept (void)
   shepard_engine *engine = cpu_engine (SHEPARD_PRECISION_FLOAT64, points);
   shepard_params params = params_of (&cases[2], SHEPARD_SUMMATION_FAR_FIELD);
   assert_as_fresh (engine, points, &params, &grid);
+  assert_as_fresh (engine, points, &params, &grid); /* kept from the second time */
   params.alpha[2] += 0.75; /* what the window's slider changes */
   params.r_max = 2.5;
   assert_as_fresh (engine, points, &params, &grid);
@@ -472,11 +475,40 @@ test_nearest_kept (void)
   double *values = g_new (double, cells);
   shepard_outputs outputs = { .values = values };
   shepard_error error = { 0 };
+  /* noted the first time, kept from the second: which is cancelled before a cell is written */
+  interpolate_grid_or_fail (engine, &params, &moved, values);
   g_assert_cmpint (shepard_engine_interpolate_grid (engine, &params, &moved, &outputs, cancel_at_once, NULL,
                                                     &error), ==, SHEPARD_ERROR_CANCELLED);
   assert_as_fresh (engine, points, &params, &moved);
   assert_as_fresh (engine, points, &params, &grid);
 
+  /* What the engine reads is the kept search's: r_obs spoilt in the cache comes out as the cells' r_obs. */
+  shepard_nearest_entry *kept = NULL;
+  for (size_t e = 0; e < SHEPARD_NEAREST_CACHE_GRIDS; e++)
+    {
+      shepard_nearest_entry *entry = &engine->nearest_cache.entry[e];
+      if (entry->whole && entry->grid.x_min == grid.x_min && entry->k_search == (size_t) params.k && entry->has_r_obs)
+        kept = entry;
+    }
+  g_assert_nonnull (kept);
+  size_t grid_cells = grid.width * grid.height;
+  double *r_obs = g_new (double, grid_cells), *spoilt_r_obs = g_new (double, grid_cells);
+  shepard_outputs with_r_obs = { .values = g_new (double, grid_cells), .r_obs = r_obs };
+  assert_engine_status (shepard_engine_interpolate_grid (engine, &params, &grid, &with_r_obs, NULL, NULL, &error),
+                        &error, SHEPARD_OK);
+  for (size_t i = 0; i < grid_cells; i++)
+    kept->r_obs[i] *= 3.0;
+  with_r_obs.r_obs = spoilt_r_obs;
+  assert_engine_status (shepard_engine_interpolate_grid (engine, &params, &grid, &with_r_obs, NULL, NULL, &error),
+                        &error, SHEPARD_OK);
+  for (size_t i = 0; i < grid_cells; i++)
+    if (isfinite (r_obs[i])) /* not a coincident cell */
+      g_assert_cmpfloat_with_epsilon (spoilt_r_obs[i], 3.0 * r_obs[i], 1e-12 * r_obs[i]);
+  g_free (with_r_obs.values);
+  g_free (r_obs);
+  g_free (spoilt_r_obs);
+
+  /* New points: nothing kept is read. */
   assert_engine_status (shepard_engine_set_points (engine, other_points->x, other_points->y, other_points->z,
                                                    other_points->count, &error), &error, SHEPARD_OK);
   assert_as_fresh (engine, other_points, &params, &grid);
