@@ -29,8 +29,8 @@ fi
 
 configure_build "$build_dir" -Dcuda=enabled -Dgpu_archs=90 -Dbuildtype=debugoptimized -Dbenchmarks=true
 programs=(ui/shepard app/shepard-grid tests/ui/test-window-gpu tests/ui/test-window-instruments tests/ui/test-mask
-  tests/ui/test-neighbourhood tests/render/test-renderer tests/render/test-interop tests/cli/test-cli-cuda
-  tests/bench/shepard-bench-window)
+  tests/ui/test-neighbourhood tests/ui/test-window-state tests/render/test-renderer tests/render/test-interop
+  tests/cli/test-cli-cuda tests/bench/shepard-bench-window)
 ninja -C "$build_dir" "${programs[@]}" ui/gschemas.compiled
 
 rm -rf "$carry_dir" "$stage_dir"

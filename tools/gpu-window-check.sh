@@ -12,7 +12,7 @@
 #     3. the window's GPU paths (tests/ui/test-window-gpu): interop, pixels, hover, the copy-failure fallback, an export
 #        on CUDA, memory over 500 parameter changes, each GPU choice of Preferences; its instruments on CUDA
 #        (tests/ui/test-window-instruments); the mask and no-data cells through interop (tests/ui/test-mask,
-#        tests/ui/test-neighbourhood);
+#        tests/ui/test-neighbourhood); the busy signs on CUDA (tests/ui/test-window-state's busy-sign test);
 #     4. shepard-grid on CUDA against the CPU (tests/cli/test-cli-cuda): meuse and 1M points, progress, Ctrl-C;
 #     5. frame times in the real window (shepard-bench-window), also with the driver's sync to vblank off.
 # Everything it prints also goes to $OUT/log.txt; screenshots come back as $OUT/*.png or .xwd. The last lines are a
@@ -109,6 +109,9 @@ step test-window-instruments "$programs/test-window-instruments"
 # drops the masked cells through the mask texture.
 step test-mask "$programs/test-mask"
 step test-neighbourhood "$programs/test-neighbourhood"
+# The busy signs (the header bar's, the cross-validation panel's) spin while the GPU computes, and stand still only
+# while the CPU works (reading the layer).
+step busy-signs "$programs/test-window-state" -p /ui/state/busy-sign-spares-the-cpu
 cp "$G_TEST_BUILDDIR"/screenshots/*/*.png "$out/" 2>/dev/null
 
 # 4. The command line on CUDA against the CPU.

@@ -196,12 +196,14 @@ presented_at (Probe *probe, gint64 frame)
 }
 
 static void
-time_change (Probe *probe, int step, Series *series, gboolean record)
+time_change (Probe *probe, Series *series, gboolean record)
 {
   shepard_params params;
 
+  /* From whatever the last change left, so that each is one: the next configuration's first too, whatever the count
+   * of changes before it */
   shepard_window_get_params (probe->window, &params);
-  params.alpha[2] = probe->target_alpha3 = step % 2 == 0 ? 2.25 : 2.75;
+  params.alpha[2] = probe->target_alpha3 = params.alpha[2] == 2.25 ? 2.75 : 2.25;
   /* IDW ignores alpha3, which still marks the surface: its power changes with it */
   if (params.method == SHEPARD_METHOD_IDW)
     params.power = probe->target_alpha3 - 0.25;
@@ -308,7 +310,7 @@ run_configuration (Probe *probe, int size_k, const Weighting *weighting, int pre
         }
       /* The first changes after a switch (or a new size) allocate; they are not timed. */
       for (int step = 0; step < warm_up + changes; step++)
-        time_change (probe, step, &series, step >= warm_up);
+        time_change (probe, &series, step >= warm_up);
       ShepardSurface *surface = shepard_window_get_surface (probe->window);
       format_ms (coarse, sizeof coarse, bench_median (series.coarse_ms, series.coarse_count));
       format_ms (fine, sizeof fine, bench_median (series.fine_ms, series.fine_count));
