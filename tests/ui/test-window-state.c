@@ -468,9 +468,9 @@ busy_sign_shown (gpointer data)
 }
 
 static gboolean
-instruments_idle (gpointer data)
+cross_validation_started (gpointer data)
 {
-  return !shepard_instruments_get_busy (data);
+  return *(guint *) data > 0;
 }
 
 /* At each start and end of a leave-one-out: the cross-validation panel's sign as the window has just set it, spinning
@@ -549,10 +549,13 @@ test_busy_sign_spares_the_cpu (void)
   g_assert_false (gtk_widget_get_visible (still));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (spinner)));
   g_assert_false (gtk_spinner_get_spinning (spinner));
+  /* The layer's leave-one-out, over all of its 300K points, takes a minute on 2 cores and many under a sanitizer: its
+   * start is enough. Turned off, it ends there, and its sign goes (check_cv_sign). */
   ShepardInstruments *instruments = shepard_window_get_instruments (window);
-  g_assert_true (wait_until (instruments_idle, instruments));
+  g_assert_true (wait_until (cross_validation_started, &cv_starts));
+  shepard_instruments_set_cross_validation_enabled (instruments, FALSE);
+  g_assert_false (shepard_instruments_get_cross_validating (instruments));
   g_test_message ("%u leave-one-out runs started", cv_starts);
-  g_assert_cmpuint (cv_starts, >=, 1);
   g_signal_handler_disconnect (instruments, cv_handler);
   close_window (window);
   g_assert_cmpint (g_remove (path), ==, 0);
