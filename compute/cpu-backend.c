@@ -3,6 +3,7 @@
 
 #include "cpu-weighting.h"
 #include "engine-private.h"
+#include "far-field-tiles.h"
 #include "nearest-cache.h"
 #include "neighbourhood.h"
 #include "parallel.h"
@@ -16,17 +17,6 @@
 #define FLOAT64_PAIRS_PER_CHUNK 200000.0
 #define LOCAL_QUERIES_PER_CHUNK 256
 #define MAX_QUERIES_PER_CHUNK 1024
-
-/* With the far field, a grid is worked through in tiles of this many cells a side, one walk of the tree each; half
- * as many rows where the grid is coarse beside the points (far_field_tile_rows). */
-#define FAR_FIELD_TILE_SIDE 8
-_Static_assert (FAR_FIELD_TILE_SIDE * FAR_FIELD_TILE_SIDE == SHEPARD_FAR_FIELD_TILE_MAX, "a tile per batch");
-/* Points an 8 x 8 tile's box may be expected to hold before 8 x 4 tiles pay: 4 leaves' worth (far-field-tree.h).
- * Each cell of a tile weighs the points near its box one by one, so a box over many points costs every cell, while
- * each tile pays for one walk of the tree. In shepard-bench-far-field --engine on 2 cores, 8 x 4 took 4 to 26 % less
- * time at about 240 points and more per 8 x 8 box, 1 to 8 % more at 61 and fewer. Tiles under 32 cells were slower
- * everywhere: far-field.c sums a tile's queries in whole blocks of 32. */
-#define FAR_FIELD_TILE_POINTS 128.0
 
 /* Float32 weight sums outside this range may hold a clamped or overflowed weight: recompute those in float64. */
 #define FLOAT32_SUM_MIN 0x1p-100
@@ -439,45 +429,6 @@ free_scratch (worker_scratch *scratch, int threads)
   free (scratch);
 }
 
-/* How many points a box w x h (given units) holds where they spread evenly over their bounding box (along it, where
- * they lie on a line). */
-static double
-points_in_box (const shepard_point_set *points, double w, double h)
-{
-  double x_extent = points->x_max - points->x_min, y_extent = points->y_max - points->y_min;
-  double share = (w < x_extent ? w / x_extent : 1.0) * (h < y_extent ? h / y_extent : 1.0);
-  return (double) points->n * share;
-}
-
-/* The rows of the far field's tiles over grid (FAR_FIELD_TILE_SIDE columns): 8, or 4 where an 8 x 8 tile's box is
- * expected to hold more than FAR_FIELD_TILE_POINTS points. Both divide SHEPARD_FAR_FIELD_TILE_MAX, the chunk. */
-static size_t
-far_field_tile_rows (const shepard_grid *grid, const shepard_point_set *points)
-{
-  double side = FAR_FIELD_TILE_SIDE;
-  return points_in_box (points, side * grid->dx, side * grid->dy) > FAR_FIELD_TILE_POINTS ? FAR_FIELD_TILE_SIDE / 2
-                                                                                          : FAR_FIELD_TILE_SIDE;
-}
-
-/* Whether AIDW's k nearest of a tile's cells are worth one search of the tree (shepard_far_field_nearest). It gives up
- * where more than SHEPARD_FAR_FIELD_NEAREST_MAX points lie within its reach of the tile's box (about the box's half
- * diagonal and the k-th nearest distance), and the even grid then searches each cell: over a grid coarse beside the
- * points that search was paid for nothing (1M points over 256^2: 4052 tiles of 4096 gave up, 4 % of the engine's time).
- * Points spread evenly over their box are expected, and the tree is searched unless half as many again as one search
- * holds are. */
-static bool
-tile_search_pays (const shepard_grid *grid, size_t tile_rows, const shepard_point_set *points, size_t k)
-{
-  double x_extent = points->x_max - points->x_min, y_extent = points->y_max - points->y_min;
-  double width = FAR_FIELD_TILE_SIDE * grid->dx, height = (double) tile_rows * grid->dy;
-  /* the radius of a disc that holds k points; along the line where they lie on one */
-  double kth_nearest = x_extent > 0.0 && y_extent > 0.0
-                           ? sqrt ((double) k * x_extent * y_extent / (3.14159265358979324 * (double) points->n))
-                           : (double) k * fmax (x_extent, y_extent) / (2.0 * (double) points->n);
-  double reach = 0.5 * hypot (width, height) + kth_nearest;
-  return points_in_box (points, width + 2.0 * reach, height + 2.0 * reach) <= 1.5 * SHEPARD_FAR_FIELD_NEAREST_MAX;
-}
-
 static worker_scratch *
 alloc_scratch (const interpolation_job *job, int threads)
 {
@@ -503,7 +454,7 @@ alloc_scratch (const interpolation_job *job, int threads)
             s->far->count = 0;
         }
       bool tile_search = job->tiles_across > 0 && job->k_search > 0 && !job->nearest_known
-                         && tile_search_pays (job->queries->grid, job->tile_rows, job->backend->points, job->k_search);
+                         && shepard_far_field_tile_search_pays (job->queries->grid, job->tile_rows, job->backend->points, job->k_search);
       if (tile_search)
         s->tile_d2 = malloc (job->tile_cells * job->k_search * sizeof *s->tile_d2);
       if (!shepard_selection_init (&s->selection, &job->hood) || !s->d2 || !s->index || !s->batch || !s->batch_query
@@ -561,7 +512,7 @@ run_queries (interpolation_job *job, const char *message, shepard_progress_fn pr
       if (grid)
         {
           /* Tile by tile: neighbouring cells share one walk of the tree; a chunk holds whole tiles. */
-          job->tile_rows = far_field_tile_rows (grid, points);
+          job->tile_rows = shepard_far_field_tile_rows (grid, points);
           job->tile_cells = FAR_FIELD_TILE_SIDE * job->tile_rows;
           job->tiles_across = (grid->width + FAR_FIELD_TILE_SIDE - 1) / FAR_FIELD_TILE_SIDE;
           size_t tiles_down = (grid->height + job->tile_rows - 1) / job->tile_rows;
@@ -664,58 +615,5 @@ shepard_cpu_cross_validate (const shepard_cpu_backend *backend, const shepard_pa
   shepard_status status = run_queries (&job, message, progress, progress_data, error);
   free (own_labels);
   free (sorted_labels);
-  return status;
-}
-
-typedef struct {
-  const shepard_cpu_backend *backend;
-  const double *query_x, *query_y;
-  size_t k;
-  double *squared_distances;
-  size_t *indices;
-  size_t *index_scratch; /* per worker, k each, when the caller wants no indices */
-} nearest_job;
-
-static bool
-nearest_chunk (void *context, size_t begin, size_t end, int worker, shepard_error *error)
-{
-  const nearest_job *job = context;
-  const shepard_point_set *points = job->backend->points;
-  double to_given = 1.0 / (points->scale * points->scale);
-  for (size_t i = begin; i < end; i++)
-    {
-      double *d2 = job->squared_distances + i * job->k;
-      size_t *index = job->indices ? job->indices + i * job->k : job->index_scratch + (size_t) worker * job->k;
-      double qx = shepard_point_set_local (job->query_x[i], points->origin_x, points->scale);
-      double qy = shepard_point_set_local (job->query_y[i], points->origin_y, points->scale);
-      size_t found = shepard_even_grid_nearest (job->backend->grid, qx, qy, job->k, d2, index);
-      for (size_t j = 0; j < found; j++)
-        d2[j] *= to_given;
-      for (size_t j = found; j < job->k; j++)
-        {
-          d2[j] = INFINITY;
-          index[j] = SIZE_MAX;
-        }
-    }
-  (void) error;
-  return true;
-}
-
-shepard_status
-shepard_cpu_nearest (const shepard_cpu_backend *backend, const double *query_x, const double *query_y,
-                     size_t n_queries, size_t k, double *squared_distances, size_t *indices, shepard_error *error)
-{
-  size_t *index_scratch = NULL;
-  if (!indices)
-    {
-      size_t count;
-      if (!shepard_size_mul ((size_t) backend->threads, k, &count)
-          || !(index_scratch = malloc (count * sizeof *index_scratch)))
-        return shepard_fail (error, SHEPARD_ERROR_OUT_OF_MEMORY, "Not enough memory for the neighbour search.");
-    }
-  nearest_job job = { backend, query_x, query_y, k, squared_distances, indices, index_scratch };
-  shepard_status status = shepard_parallel_for (backend->threads, n_queries, LOCAL_QUERIES_PER_CHUNK, nearest_chunk,
-                                                &job, NULL, NULL, "Searching neighbours", error);
-  free (index_scratch);
   return status;
 }
