@@ -5,12 +5,17 @@
 /* The busy sign shows only for work that outlasts this: one that blinks for a fast grid costs a frame of its own. */
 #define BUSY_SIGN_DELAY_MS 150
 
+gboolean
+_shepard_window_engine_on_gpu (ShepardWindow *self)
+{
+  return self->document != NULL && shepard_document_get_cuda_device (self->document) >= 0;
+}
+
 /* Whether the window's work runs on a GPU: the preview's grids on a CUDA engine. Reading a layer is the CPU's. */
 static gboolean
 work_runs_on_gpu (ShepardWindow *self)
 {
-  return self->load_cancellable == NULL && self->document != NULL
-         && shepard_document_get_cuda_device (self->document) >= 0;
+  return self->load_cancellable == NULL && _shepard_window_engine_on_gpu (self);
 }
 
 /* The busy sign spins only where the work runs on a GPU. Elsewhere it stands still: a spinner redraws the window

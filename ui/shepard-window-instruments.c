@@ -124,7 +124,7 @@ static void
 on_cross_validating (ShepardWindow *self, GParamSpec *pspec, ShepardInstruments *instruments)
 {
   shepard_cv_panel_set_running (self->cv_panel, shepard_instruments_get_cross_validating (instruments),
-                                self->document != NULL && shepard_document_get_cuda_device (self->document) >= 0);
+                                _shepard_window_engine_on_gpu (self));
 }
 
 static void

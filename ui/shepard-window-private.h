@@ -146,6 +146,9 @@ void _shepard_window_hide_message (ShepardWindow *self);
 void _shepard_window_busy_init (ShepardWindow *self);
 void _shepard_window_update_busy (ShepardWindow *self);
 void _shepard_window_busy_dispose (ShepardWindow *self);
+/* Whether the document's engine computes on a GPU (its grids and its leave-one-out): signs of its work may spin then;
+ * on the CPU a spinner's frames would take the cores the work runs on. */
+gboolean _shepard_window_engine_on_gpu (ShepardWindow *self);
 
 /* shepard-window-actions.c: the window's actions (open, export, fit, reset, help) with their keys, and opening a dropped
  * file. */
