@@ -77,6 +77,8 @@ typedef struct {
    * nearest_known (no search) or written to nearest_kept */
   const shepard_nearest_entry *nearest_known;
   shepard_nearest_entry *nearest_kept;
+  /* A tile's k nearest come from one search of the tree (search_tile) rather than one of the even grid per cell */
+  bool tile_search;
   size_t chunk;
   worker_scratch *scratch;
 } interpolation_job;
@@ -453,13 +455,11 @@ alloc_scratch (const interpolation_job *job, int threads)
           if (s->far)
             s->far->count = 0;
         }
-      bool tile_search = job->tiles_across > 0 && job->k_search > 0 && !job->nearest_known
-                         && shepard_far_field_tile_search_pays (job->queries->grid, job->tile_rows, job->backend->points, job->k_search);
-      if (tile_search)
+      if (job->tile_search)
         s->tile_d2 = malloc (job->tile_cells * job->k_search * sizeof *s->tile_d2);
       if (!shepard_selection_init (&s->selection, &job->hood) || !s->d2 || !s->index || !s->batch || !s->batch_query
           || !s->batch_nearest_d2s || !s->batch_exponent || !s->sum_w || !s->sum_wz || (job->far_field_sums && !s->far)
-          || (tile_search && !s->tile_d2))
+          || (job->tile_search && !s->tile_d2))
         {
           free_scratch (scratch, threads);
           return NULL;
@@ -536,6 +536,8 @@ run_queries (interpolation_job *job, const char *message, shepard_progress_fn pr
       else
         job->nearest_kept = entry;
     }
+  job->tile_search = job->tiles_across > 0 && k_search > 0 && !job->nearest_known
+                     && shepard_far_field_tile_search_pays (job->queries->grid, job->tile_rows, points, k_search);
   job->coincident_d2_local = shepard_point_set_coincident_d2_local (points);
 
   int threads = backend->threads;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* How the CPU backend cuts a grid into tiles of cells for the far field (cpu-backend.c): their shape, and whether AIDW's
- * k nearest of a tile are worth one search of the tree. Functions of the grid and the points' spread alone, so that
+/* How the CPU backend cuts a grid into tiles of cells for the far field (cpu-backend.c): their shape, and whether
+ * AIDW's k nearest of a tile are worth one search of the tree. Functions of the grid and the points' spread alone, so that
  * every window of a raster cut alike gets the same tiles. */
 #ifndef SHEPARD_FAR_FIELD_TILES_H
 #define SHEPARD_FAR_FIELD_TILES_H

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The nearest cache (compute/nearest-cache.h): a grid is kept from its second time on; an entry is read only once an
  * interpolation wrote it whole, under the grid, k and kind it was written for; the least recently used grid gives
- * way; grids too large are not kept. The
- * engine's side (a change of parameters that keeps the grid gives, to the bit, what a fresh engine gives) is in
- * test-summation. */
+ * way; grids too large are not kept. The engine's side (a change of parameters that keeps the grid gives, to the bit,
+ * what a fresh engine gives) is in test-summation. */
 #include "nearest-cache.h"
 
 #include <glib.h>
